@@ -1,0 +1,159 @@
+"""``Context``: what a running tool can know about its call and send back to the client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+import mcp_types as mt
+from mcp.server.connection import allowed_log_levels
+from mcp.server.context import ServerRequestContext
+
+from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
+from jupyter_mcp.tools.events import ClientInfo, LogEvent, LogLevel, ProgressEvent
+
+logger = logging.getLogger(__name__)
+
+_LEVELS: tuple[LogLevel, ...] = get_args(LogLevel)
+_SEND_TIMEOUT = 10.0
+
+
+@dataclass
+class CallScope:
+    """Per-call state shared by the server's call path and the tool's ``Context``."""
+
+    call_id: str
+    tool_name: str
+    client: ClientInfo | None
+    request: ServerRequestContext[Any, Any] | None
+    loop: asyncio.AbstractEventLoop
+    on_progress: Callable[[ProgressEvent], None]
+    on_log: Callable[[LogEvent], None]
+    cancel_event: threading.Event = field(default_factory=threading.Event)
+
+
+class _Done:
+    """An awaitable that is already complete: what ``Context`` returns to sync code."""
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return None
+        yield
+
+
+class Context:
+    """Handed to a tool that declares a parameter typed ``Context``; never part of its schema.
+
+    Its methods work from async tools (``await ctx.info("...")``) and from sync tools running in
+    a worker or on the kernel's main thread (``ctx.info("...")``, no ``await`` needed).
+
+    Example::
+
+        @server.tool
+        async def crunch(n: int, ctx: Context) -> int:
+            for i in range(n):
+                await ctx.report_progress(i, n, f"step {i}")
+            return n
+    """
+
+    def __init__(self, scope: CallScope) -> None:
+        self._scope = scope
+
+    @property
+    def call_id(self) -> str:
+        return self._scope.call_id
+
+    @property
+    def tool_name(self) -> str:
+        return self._scope.tool_name
+
+    @property
+    def request_id(self) -> str | None:
+        """The JSON-RPC id of the ``tools/call`` request (``None`` for calls made from a cell)."""
+        request = self._scope.request
+        return None if request is None or request.request_id is None else str(request.request_id)
+
+    @property
+    def client_info(self) -> ClientInfo | None:
+        """Client name, version and protocol version, when the client said who it is."""
+        return self._scope.client
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the client cancelled this call or it timed out; sync tools can poll it."""
+        return self._scope.cancel_event.is_set()
+
+    def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> Awaitable[None]:
+        """Report progress; reaches the client if it asked for progress, and always the history."""
+        self._scope.on_progress(ProgressEvent(progress, total, message, time.time()))
+        request = self._scope.request
+        if request is None:
+            return _Done()
+        return self._send(request.session.report_progress(progress, total, message))
+
+    def log(self, level: LogLevel, message: str, logger_name: str | None = None) -> Awaitable[None]:
+        """Send a log message to the client (``notifications/message``) and record it."""
+        if level not in _LEVELS:
+            raise ValueError(f"log level must be one of {', '.join(_LEVELS)}; got {level!r}")
+        self._scope.on_log(LogEvent(level, str(message), logger_name, time.time()))
+        request = self._scope.request
+        if request is None or not _client_wants(request, level):
+            return _Done()
+        params = mt.LoggingMessageNotificationParams(level=level, data=str(message), logger=logger_name)
+        notification = mt.LoggingMessageNotification(params=params)
+        return self._send(request.session.send_notification(notification, related_request_id=request.request_id))
+
+    def debug(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
+        return self.log("debug", message, logger_name)
+
+    def info(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
+        return self.log("info", message, logger_name)
+
+    def warning(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
+        return self.log("warning", message, logger_name)
+
+    def error(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
+        return self.log("error", message, logger_name)
+
+    def _send(self, coro: Coroutine[Any, Any, None]) -> Awaitable[None]:
+        loop = self._scope.loop
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return _guarded(coro)
+        # Called from a worker or the kernel's main thread: send on the serving loop and wait, so
+        # notifications keep their order relative to the result.
+        future = asyncio.run_coroutine_threadsafe(_guarded(coro), loop)
+        if running is None:
+            try:
+                future.result(timeout=_SEND_TIMEOUT)
+            except TimeoutError:
+                logger.warning("a notification from tool %r took over %ss to send", self.tool_name, _SEND_TIMEOUT)
+            return _Done()
+        return asyncio.wrap_future(future)
+
+
+async def _guarded(coro: Coroutine[Any, Any, None]) -> None:
+    # A client that went away must not turn a notification into a failed tool call.
+    try:
+        await coro
+    except Exception:
+        logger.debug("notification not delivered", exc_info=True)
+
+
+def _client_wants(request: ServerRequestContext[Any, Any], level: LogLevel) -> bool:
+    if level not in allowed_log_levels(request.protocol_version, request.meta):  # type: ignore[arg-type]
+        return False
+    connection = connection_of(request)
+    threshold = connection.state.get(LOG_LEVEL_STATE_KEY) if connection is not None else None
+    if threshold is None:
+        return True
+    return _LEVELS.index(level) >= _LEVELS.index(threshold)

@@ -1,0 +1,103 @@
+"""The observer interface on tool calls: typed events and the ``CallObserver`` protocol.
+
+The kernel's call history and the widgets subscribe here; the tool layer never knows them.
+Observers are called synchronously from the thread that produced the event (the serving loop,
+or a worker thread for progress and logs), so they must be quick and thread-safe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import mcp_types as mt
+
+CallStatus = Literal["ok", "error", "timeout", "cancelled"]
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+@dataclass(frozen=True)
+class ClientInfo:
+    """Who made a call: the client's name and version and the protocol era it speaks."""
+
+    name: str
+    version: str
+    protocol_version: str
+
+    @property
+    def era(self) -> Literal["2025", "2026"]:
+        return "2026" if self.protocol_version >= "2026" else "2025"
+
+
+@dataclass(frozen=True)
+class CallStarted:
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    client: ClientInfo | None
+    started_at: float
+    """Wall-clock start (``time.time()``)."""
+    source: Literal["client", "notebook"]
+    """``"notebook"`` for ``server.call(...)`` from a cell or a widget's try-it form."""
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    progress: float
+    total: float | None
+    message: str | None
+    at: float
+
+
+@dataclass(frozen=True)
+class LogEvent:
+    level: LogLevel
+    message: str
+    logger: str | None
+    at: float
+
+
+@dataclass(frozen=True)
+class CallFinished:
+    status: CallStatus
+    duration: float
+    """Seconds from start to the result the client got."""
+    result: mt.CallToolResult
+    error: str | None
+    """The full error message (before masking) when the call failed."""
+    traceback: str | None
+
+
+@dataclass(frozen=True)
+class LateResult:
+    """A sync tool that timed out finally returned (or raised); its outcome was discarded."""
+
+    duration: float
+    error: str | None
+
+
+class CallObserver(Protocol):
+    def call_started(self, event: CallStarted) -> None: ...
+    def call_progress(self, call_id: str, event: ProgressEvent) -> None: ...
+    def call_log(self, call_id: str, event: LogEvent) -> None: ...
+    def call_finished(self, call_id: str, event: CallFinished) -> None: ...
+    def call_late_result(self, call_id: str, event: LateResult) -> None: ...
+
+
+class BaseCallObserver:
+    """No-op ``CallObserver`` to subclass when only some events matter."""
+
+    def call_started(self, event: CallStarted) -> None:
+        return None
+
+    def call_progress(self, call_id: str, event: ProgressEvent) -> None:
+        return None
+
+    def call_log(self, call_id: str, event: LogEvent) -> None:
+        return None
+
+    def call_finished(self, call_id: str, event: CallFinished) -> None:
+        return None
+
+    def call_late_result(self, call_id: str, event: LateResult) -> None:
+        return None

@@ -1,0 +1,293 @@
+"""``Tool``: a parsed function plus its options; validates arguments and converts results."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Collection, Mapping
+from functools import cached_property
+from typing import Any, Literal
+
+import jsonschema
+import mcp_types as mt
+from pydantic import BaseModel, ValidationError
+
+from jupyter_mcp.tools.content import ToolResult
+from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError, ToolOutputError
+from jupyter_mcp.tools.function import WRAP_RESULT_KEY, ParsedFunction, parse_function
+from jupyter_mcp.tools.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
+from jupyter_mcp.tools.schema import dereference
+
+RunOn = Literal["worker", "main"]
+TAGS_META_KEY = "jupyter-mcp/tags"
+_ANNOTATION_KEYS = {
+    "title": "title",
+    "readOnlyHint": "read_only_hint",
+    "destructiveHint": "destructive_hint",
+    "idempotentHint": "idempotent_hint",
+    "openWorldHint": "open_world_hint",
+}
+
+
+class _Infer:
+    def __repr__(self) -> str:
+        return "INFER"
+
+
+INFER: Any = _Infer()
+"""Default for ``output_schema=``: derive it from the return annotation."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BoundCall:
+    """Validated arguments ready to pass to the function."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+@dataclasses.dataclass(eq=False)
+class Tool:
+    """A function served as an MCP tool.
+
+    Build one with ``Tool.from_function(fn, **options)``; a server or registry holds it.
+    Schemas are computed once; ``to_mcp()`` is what ``tools/list`` advertises.
+    """
+
+    parsed: ParsedFunction
+    name: str
+    title: str | None = None
+    description: str | None = None
+    tags: frozenset[str] = frozenset()
+    meta: dict[str, Any] | None = None
+    icons: list[mt.Icon] | None = None
+    annotations: mt.ToolAnnotations | None = None
+    timeout: float | None = None
+    output_schema: dict[str, Any] | None = None
+    wrap_result: bool = False
+    enabled: bool = True
+    strict: bool | None = None
+    """``None`` follows the server's ``strict`` setting."""
+    run_on: RunOn = "worker"
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        tags: Collection[str] | None = None,
+        annotations: mt.ToolAnnotations | Mapping[str, Any] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        icons: list[mt.Icon] | list[Mapping[str, Any]] | None = None,
+        timeout: float | None = None,
+        output_schema: Mapping[str, Any] | Literal[False] | None = INFER,
+        enabled: bool = True,
+        strict: bool | None = None,
+        run_on: RunOn = "worker",
+    ) -> Tool:
+        """Parse ``fn`` and apply the options; raises ``ToolDefinitionError`` on bad input."""
+        parsed = parse_function(fn, name=name)
+        schema, wrap = _resolve_output_schema(parsed, output_schema)
+        _check_options(parsed.name, timeout, run_on)
+        return cls(
+            parsed=parsed,
+            name=parsed.name,
+            title=title,
+            description=description if description is not None else parsed.description,
+            tags=frozenset(tags or ()),
+            meta=dict(meta) if meta else None,
+            icons=[_icon(i) for i in icons] if icons else None,
+            annotations=_annotations(annotations),
+            timeout=timeout,
+            output_schema=schema,
+            wrap_result=wrap,
+            enabled=enabled,
+            strict=strict,
+            run_on=run_on,
+        )
+
+    @property
+    def fn(self) -> Callable[..., Any]:
+        return self.parsed.fn
+
+    @property
+    def is_async(self) -> bool:
+        return self.parsed.is_async
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return self.parsed.input_schema
+
+    def to_mcp(self, *, dereference_schemas: bool = True) -> mt.Tool:
+        """The ``tools/list`` entry for this tool."""
+        return self._mcp_deref if dereference_schemas else self._mcp_raw
+
+    @cached_property
+    def _mcp_deref(self) -> mt.Tool:
+        return self._build_mcp(dereference)
+
+    @cached_property
+    def _mcp_raw(self) -> mt.Tool:
+        return self._build_mcp(lambda s: s)
+
+    def _build_mcp(self, transform: Callable[[dict[str, Any]], dict[str, Any]]) -> mt.Tool:
+        meta = dict(self.meta or {})
+        if self.tags:
+            meta[TAGS_META_KEY] = sorted(self.tags)
+        return mt.Tool(
+            name=self.name,
+            title=self.title,
+            description=self.description or "",
+            input_schema=transform(self.input_schema),
+            output_schema=transform(self.output_schema) if self.output_schema is not None else None,
+            icons=self.icons,
+            annotations=self.annotations,
+            meta=meta or None,
+        )
+
+    # ---- calling ---------------------------------------------------------------------------------
+
+    def bind(self, arguments: Mapping[str, Any] | None, *, strict: bool, injected: Mapping[str, Any]) -> BoundCall:
+        """Validate client arguments; raises ``ToolArgumentsError`` naming each bad parameter."""
+        model = self.parsed.arguments_model
+        data = dict(arguments or {})
+        try:
+            if strict:
+                validated = model.model_validate_json(json.dumps(jsonable(data)), strict=True)
+            else:
+                validated = model.model_validate(data)
+        except ValidationError as exc:
+            raise ToolArgumentsError(format_validation_error(self.name, exc)) from None
+        return self._bound(validated, injected)
+
+    def _bound(self, validated: BaseModel, injected: Mapping[str, Any]) -> BoundCall:
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for param in self.parsed.parameters:
+            value = getattr(validated, param.field_name)
+            if param.positional_only:
+                args.append(value)
+            else:
+                kwargs[param.name] = value
+        kwargs.update({name: injected[name] for name in self.parsed.injected if name in injected})
+        return BoundCall(tuple(args), kwargs)
+
+    def convert(self, value: Any) -> Converted:
+        """Turn a return value into content + structuredContent; ``ToolOutputError`` on mismatch."""
+        if isinstance(value, ToolResult):
+            return convert_tool_result(value)
+        if self.output_schema is None:
+            return convert_unannotated(value)
+        data = self._structured_value(value)
+        structured = {"result": data} if self.wrap_result else data
+        if not isinstance(structured, dict):
+            raise ToolOutputError(
+                f"tool {self.name!r} returned {type(value).__name__}, but its output schema needs an object"
+            )
+        self._check_output_schema(structured)
+        block = text(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False))
+        return Converted([block], structured)
+
+    def _structured_value(self, value: Any) -> Any:
+        adapter = self.parsed.return_adapter
+        if adapter is None or self._schema_overridden:
+            return jsonable(value)
+        try:
+            return adapter.dump_python(adapter.validate_python(value), mode="json")
+        except ValidationError as exc:
+            raise ToolOutputError(
+                f"tool {self.name!r} returned a value that does not match its return annotation: "
+                f"{_first_error(exc)}"
+            ) from None
+
+    @cached_property
+    def _schema_overridden(self) -> bool:
+        return self.output_schema is not self.parsed.output_schema
+
+    @cached_property
+    def _output_validator(self) -> jsonschema.protocols.Validator | None:
+        if not self._schema_overridden or self.output_schema is None:
+            return None
+        validator_cls = jsonschema.validators.validator_for(self.output_schema)
+        return validator_cls(self.output_schema)  # type: ignore[no-any-return]
+
+    def _check_output_schema(self, structured: dict[str, Any]) -> None:
+        validator = self._output_validator
+        if validator is None:
+            return
+        error = jsonschema.exceptions.best_match(validator.iter_errors(structured))
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+            raise ToolOutputError(
+                f"tool {self.name!r} returned a value that does not match its output schema at {where}: "
+                f"{error.message}"
+            )
+
+
+def format_validation_error(tool_name: str, exc: ValidationError) -> str:
+    """``Invalid arguments for tool 'x':`` then one line per bad parameter with what was expected."""
+    lines = [f"Invalid arguments for tool {tool_name!r}:"]
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
+        message = error["msg"]
+        if error["type"] != "missing" and "input" in error:
+            message += f" (got {_short(error['input'])})"
+        lines.append(f"- {where}: {message}")
+    return "\n".join(lines)
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in error["loc"])
+    return f"{where}: {error['msg']}" if where else str(error["msg"])
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    rendered = repr(value)
+    return rendered if len(rendered) <= limit else rendered[: limit - 3] + "..."
+
+
+def _resolve_output_schema(
+    parsed: ParsedFunction, override: Mapping[str, Any] | Literal[False] | None
+) -> tuple[dict[str, Any] | None, bool]:
+    if override is INFER or override is None:
+        return parsed.output_schema, parsed.wrap_result
+    if override is False:
+        return None, False
+    schema = dict(override)
+    if schema.get("type") != "object":
+        raise ToolDefinitionError(
+            f"tool {parsed.name!r}: output_schema must describe an object (\"type\": \"object\"); "
+            f"to return a primitive, wrap it: {{\"type\": \"object\", \"properties\": {{\"result\": ...}}, "
+            f"\"{WRAP_RESULT_KEY}\": true}}"
+        )
+    try:
+        jsonschema.validators.validator_for(schema).check_schema(schema)
+    except jsonschema.exceptions.SchemaError as exc:
+        raise ToolDefinitionError(f"tool {parsed.name!r}: output_schema is not a valid JSON schema: {exc.message}")
+    return schema, bool(schema.get(WRAP_RESULT_KEY))
+
+
+def _check_options(name: str, timeout: float | None, run_on: str) -> None:
+    if timeout is not None and not timeout > 0:
+        raise ToolDefinitionError(f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}")
+    if run_on not in ("worker", "main"):
+        raise ToolDefinitionError(f"tool {name!r}: run_on must be 'worker' or 'main', got {run_on!r}")
+
+
+def _annotations(value: mt.ToolAnnotations | Mapping[str, Any] | None) -> mt.ToolAnnotations | None:
+    if value is None or isinstance(value, mt.ToolAnnotations):
+        return value
+    unknown = set(value) - set(_ANNOTATION_KEYS) - set(_ANNOTATION_KEYS.values())
+    if unknown:
+        raise ToolDefinitionError(
+            f"unknown tool annotation(s) {sorted(unknown)}; known: {', '.join(_ANNOTATION_KEYS)}"
+        )
+    return mt.ToolAnnotations.model_validate(dict(value))
+
+
+def _icon(value: mt.Icon | Mapping[str, Any]) -> mt.Icon:
+    return value if isinstance(value, mt.Icon) else mt.Icon.model_validate(dict(value))
