@@ -71,7 +71,7 @@ def _jupyter_labextension_paths() -> list[dict[str, str]]:
 
 def __getattr__(name: str) -> Any:
     if name in _TOOL_NAMES:
-        import jupyter_mcp.tools as tools
+        from jupyter_mcp import tools
 
         return getattr(tools, name)
     raise AttributeError(f"module 'jupyter_mcp' has no attribute {name!r}")

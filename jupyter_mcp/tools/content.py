@@ -56,7 +56,9 @@ class _Media:
         if (self.path is None) == (self.data is None):
             raise ValueError(f"{type(self).__name__} takes exactly one of path= or data=")
         if self.data is not None and self.format is None:
-            raise ValueError(f"{type(self).__name__}(data=...) needs format= (e.g. 'png') to know its MIME type")
+            raise ValueError(
+                f"{type(self).__name__}(data=...) needs format= (e.g. 'png') to know its MIME type"
+            )
 
     @property
     def mime_type(self) -> str:
@@ -100,7 +102,10 @@ class Audio(_Media):
 
 @dataclass
 class File(_Media):
-    """A file sent as an embedded resource: ``File(path="report.pdf")`` or ``File(data=b, format="csv", name="x.csv")``."""
+    """A file sent as an embedded resource.
+
+    ``File(path="report.pdf")`` or ``File(data=b, format="csv", name="x.csv")``.
+    """
 
     name: str | None = None
 
@@ -115,7 +120,9 @@ class File(_Media):
 
     def to_content(self) -> mt.EmbeddedResource:
         name = self.name or (Path(self.path).name if self.path is not None else "file")
-        resource = mt.BlobResourceContents(uri=f"file:///{name}", mime_type=self.mime_type, blob=self.base64())
+        resource = mt.BlobResourceContents(
+            uri=f"file:///{name}", mime_type=self.mime_type, blob=self.base64()
+        )
         return mt.EmbeddedResource(type="resource", resource=resource, annotations=self.annotations)
 
 

@@ -107,7 +107,9 @@ class Context:
             return _Done()
         params = mt.LoggingMessageNotificationParams(level=level, data=str(message), logger=logger_name)
         notification = mt.LoggingMessageNotification(params=params)
-        return self._send(request.session.send_notification(notification, related_request_id=request.request_id))
+        return self._send(
+            request.session.send_notification(notification, related_request_id=request.request_id)
+        )
 
     def debug(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
         return self.log("debug", message, logger_name)
@@ -136,7 +138,9 @@ class Context:
             try:
                 future.result(timeout=_SEND_TIMEOUT)
             except TimeoutError:
-                logger.warning("a notification from tool %r took over %ss to send", self.tool_name, _SEND_TIMEOUT)
+                logger.warning(
+                    "a notification from tool %r took over %ss to send", self.tool_name, _SEND_TIMEOUT
+                )
             return _Done()
         return asyncio.wrap_future(future)
 
@@ -150,7 +154,7 @@ async def _guarded(coro: Coroutine[Any, Any, None]) -> None:
 
 
 def _client_wants(request: ServerRequestContext[Any, Any], level: LogLevel) -> bool:
-    if level not in allowed_log_levels(request.protocol_version, request.meta):  # type: ignore[arg-type]
+    if level not in allowed_log_levels(request.protocol_version, request.meta):
         return False
     connection = connection_of(request)
     threshold = connection.state.get(LOG_LEVEL_STATE_KEY) if connection is not None else None

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from typing import Annotated, Any, get_args, get_origin
 
 import docstring_parser
-from pydantic import BaseModel, ConfigDict, Field, PydanticSchemaGenerationError, TypeAdapter, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PydanticSchemaGenerationError,
+    PydanticUserError,
+    TypeAdapter,
+    create_model,
+)
 from pydantic.fields import FieldInfo
 
 from jupyter_mcp.tools.errors import ToolDefinitionError
@@ -75,7 +83,10 @@ def parse_function(fn: Callable[..., Any], *, name: str | None = None) -> Parsed
     model = _arguments_model(tool_name, fields)
     input_schema = _input_schema(model, tool_name)
     return_annotation = hints.get("return", signature.return_annotation)
-    output_schema, adapter, wrap = output_schema_for(return_annotation)
+    try:
+        output_schema, adapter, wrap = output_schema_for(return_annotation)
+    except PydanticUserError as exc:
+        raise ToolDefinitionError(f"tool {tool_name!r}: return annotation: {_first_line(exc)}") from exc
     return ParsedFunction(
         fn=fn,
         name=tool_name,
@@ -166,7 +177,9 @@ def _field_name(param_name: str, index: int) -> str:
     return param_name
 
 
-def _field(param: inspect.Parameter, annotation: Any, doc: str | None, field_name: str) -> tuple[Any, FieldInfo]:
+def _field(
+    param: inspect.Parameter, annotation: Any, doc: str | None, field_name: str
+) -> tuple[Any, FieldInfo]:
     if annotation is inspect.Parameter.empty:
         annotation = Any
     annotation, explicit = _split_description(annotation)
@@ -191,7 +204,7 @@ def _split_description(annotation: Any) -> tuple[Any, str | None]:
     base, *extras = get_args(annotation)
     texts = [e for e in extras if isinstance(e, str)]
     rest = [e for e in extras if not isinstance(e, str)]
-    rebuilt = Annotated[(base, *rest)] if rest else base  # type: ignore[valid-type]
+    rebuilt = Annotated[(base, *rest)] if rest else base
     return rebuilt, (texts[-1] if texts else None)
 
 
@@ -211,6 +224,12 @@ def _arguments_model(tool_name: str, fields: dict[str, Any]) -> type[BaseModel]:
         return create_model(f"{_camel(tool_name)}Arguments", __config__=config, **fields)
     except PydanticSchemaGenerationError as exc:
         raise ToolDefinitionError(f"tool {tool_name!r}: {_schema_problem(fields) or exc}") from exc
+    except PydanticUserError as exc:
+        raise ToolDefinitionError(f"tool {tool_name!r}: {_first_line(exc)}") from exc
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0]
 
 
 def _input_schema(model: type[BaseModel], tool_name: str) -> dict[str, Any]:
@@ -258,7 +277,11 @@ def output_schema_for(annotation: Any) -> tuple[dict[str, Any] | None, TypeAdapt
     try:
         adapter: TypeAdapter[Any] = TypeAdapter(annotation)
         schema = adapter.json_schema(mode="serialization")
-    except (PydanticSchemaGenerationError, TypeError, ValueError):
+    except PydanticSchemaGenerationError:
+        return None, None, False  # e.g. -> DataFrame: converted to content, no schema to promise
+    except PydanticUserError:
+        raise
+    except (TypeError, ValueError):
         return None, None, False
     if _is_object_schema(schema):
         return schema, adapter, False
@@ -300,4 +323,6 @@ def _is_content_annotation(annotation: Any) -> bool:
     if issubclass(annotation, content_types):
         return True
     module = getattr(annotation, "__module__", "")
-    return module.startswith("mcp_types") and annotation.__name__.endswith(("Content", "Resource", "ResourceLink"))
+    return module.startswith("mcp_types") and annotation.__name__.endswith(
+        ("Content", "Resource", "ResourceLink")
+    )

@@ -70,7 +70,7 @@ def convert_content(value: Any) -> list[ContentBlock]:
 
 
 def is_content_like(value: Any) -> bool:
-    return isinstance(value, str | bytes | _CONTENT_TYPES | _HELPERS) or _rich_kind(value) is not None
+    return isinstance(value, (str, bytes, *_CONTENT_TYPES, *_HELPERS)) or _rich_kind(value) is not None
 
 
 def as_block(value: Any) -> list[ContentBlock] | None:
@@ -114,7 +114,12 @@ def _rich_kind(value: Any) -> str | None:
     module = type(value).__module__
     if "matplotlib" in sys.modules and module.startswith("matplotlib") and hasattr(value, "savefig"):
         return "figure"
-    if "PIL" in sys.modules and module.startswith("PIL") and hasattr(value, "save") and hasattr(value, "mode"):
+    if (
+        "PIL" in sys.modules
+        and module.startswith("PIL")
+        and hasattr(value, "save")
+        and hasattr(value, "mode")
+    ):
         return "pil"
     if "pandas" in sys.modules and module.startswith("pandas") and type(value).__name__ == "DataFrame":
         return "dataframe"

@@ -19,7 +19,7 @@ def dereference(schema: dict[str, Any]) -> dict[str, Any]:
         return schema
     kept: set[str] = set()
     body = {k: v for k, v in schema.items() if k != "$defs"}
-    result = _inline(body, defs, (), kept)
+    result: dict[str, Any] = _inline(body, defs, (), kept)
     if kept:
         result["$defs"] = {name: _inline(defs[name], defs, (name,), kept) for name in sorted(kept)}
     return result

@@ -115,7 +115,7 @@ class ClientTracker:
             self._seen_modern(ctx, now)
             return
         connection = connection_of(ctx)
-        if connection is None or connection.session_id is None and not connection.has_standalone_channel:
+        if connection is None or (connection.session_id is None and not connection.has_standalone_channel):
             return
         key = id(connection)
         with self._lock:
@@ -135,7 +135,9 @@ class ClientTracker:
         with self._lock:
             previous = self._modern.get(key)
             since = previous.since if previous is not None else now
-            self._modern[key] = ConnectedClient(info.name, info.version, info.protocol_version, since, now, "requests")
+            self._modern[key] = ConnectedClient(
+                info.name, info.version, info.protocol_version, since, now, "requests"
+            )
         if previous is None:
             self._changed()
 

@@ -150,7 +150,9 @@ class Tool:
 
     # ---- calling ---------------------------------------------------------------------------------
 
-    def bind(self, arguments: Mapping[str, Any] | None, *, strict: bool, injected: Mapping[str, Any]) -> BoundCall:
+    def bind(
+        self, arguments: Mapping[str, Any] | None, *, strict: bool, injected: Mapping[str, Any]
+    ) -> BoundCall:
         """Validate client arguments; raises ``ToolArgumentsError`` naming each bad parameter."""
         model = self.parsed.arguments_model
         data = dict(arguments or {})
@@ -212,7 +214,7 @@ class Tool:
         if not self._schema_overridden or self.output_schema is None:
             return None
         validator_cls = jsonschema.validators.validator_for(self.output_schema)
-        return validator_cls(self.output_schema)  # type: ignore[no-any-return]
+        return validator_cls(self.output_schema)
 
     def _check_output_schema(self, structured: dict[str, Any]) -> None:
         validator = self._output_validator
@@ -260,20 +262,23 @@ def _resolve_output_schema(
     schema = dict(override)
     if schema.get("type") != "object":
         raise ToolDefinitionError(
-            f"tool {parsed.name!r}: output_schema must describe an object (\"type\": \"object\"); "
-            f"to return a primitive, wrap it: {{\"type\": \"object\", \"properties\": {{\"result\": ...}}, "
-            f"\"{WRAP_RESULT_KEY}\": true}}"
+            f'tool {parsed.name!r}: output_schema must describe an object ("type": "object"); '
+            f'to return a primitive, wrap it: {{"type": "object", "properties": {{"result": ...}}, '
+            f'"{WRAP_RESULT_KEY}": true}}'
         )
     try:
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.exceptions.SchemaError as exc:
-        raise ToolDefinitionError(f"tool {parsed.name!r}: output_schema is not a valid JSON schema: {exc.message}")
+        message = f"tool {parsed.name!r}: output_schema is not a valid JSON schema: {exc.message}"
+        raise ToolDefinitionError(message) from None
     return schema, bool(schema.get(WRAP_RESULT_KEY))
 
 
 def _check_options(name: str, timeout: float | None, run_on: str) -> None:
     if timeout is not None and not timeout > 0:
-        raise ToolDefinitionError(f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}")
+        raise ToolDefinitionError(
+            f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}"
+        )
     if run_on not in ("worker", "main"):
         raise ToolDefinitionError(f"tool {name!r}: run_on must be 'worker' or 'main', got {run_on!r}")
 

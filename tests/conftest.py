@@ -1,0 +1,47 @@
+"""Shared fixtures: real MCP clients in both protocol eras."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from jupyter_mcp.tools import ToolServer
+from jupyter_mcp.tools.serving import BackgroundServer
+
+MODES = ["legacy", "auto"]
+"""``legacy``: the 2025-11-25 initialize handshake. ``auto``: the 2026-07-28 stateless era."""
+
+
+@pytest.fixture(params=MODES)
+def mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def http_client(url: str, token: str | None, **options: Any) -> Client:
+    """A real ``mcp.Client`` over streamable HTTP, presenting ``token`` as a bearer header."""
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
+    return Client(transport, **options)
+
+
+@contextmanager
+def served(server: ToolServer, token: str = "test-token") -> Iterator[str]:
+    """Serve ``server`` over protected streamable HTTP on a free loopback port; yields the URL."""
+    runner = BackgroundServer(server.protected_http_app(token), "127.0.0.1", 0)
+    runner.start()
+    try:
+        yield f"http://127.0.0.1:{runner.port}/mcp"
+    finally:
+        runner.stop()
+
+
+@asynccontextmanager
+async def connected(server: ToolServer, mode: str, **options: Any) -> AsyncIterator[Client]:
+    async with Client(server.lowlevel, mode=mode, **options) as client:
+        yield client

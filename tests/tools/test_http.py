@@ -1,0 +1,173 @@
+"""Serving over streamable HTTP: auth, DNS-rebinding checks, both eras on the wire."""
+
+import socket
+from typing import Any
+
+import anyio
+import httpx
+import mcp_types as mt
+import pytest
+from mcp.shared.exceptions import MCPDeprecationWarning
+
+from jupyter_mcp.tools import Context, ToolServer
+from jupyter_mcp.tools.http import host_allowed, origin_allowed
+from jupyter_mcp.tools.serving import BackgroundServer, bind_socket, is_loopback
+from tests.conftest import http_client, served
+
+from .seed_tools import seed_server
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+async def test_both_eras_over_http(mode: str) -> None:
+    server = seed_server()
+
+    @server.tool
+    async def steps(ctx: Context) -> str:
+        """Steps."""
+        for i in range(3):
+            await ctx.report_progress(i + 1, 3)
+        return "ok"
+
+    progress: list[float] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(value)
+
+    with served(server, "s3cret") as url:
+        async with http_client(url, "s3cret", mode=mode) as client:
+            assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+            assert len((await client.list_tools()).tools) == 12  # 11 seed tools + steps
+            assert (await client.call_tool("add", {"a": 2, "b": 2})).structured_content == {"result": 4}
+            assert (await client.call_tool("steps", {}, progress_callback=on_progress)).content[
+                0
+            ].text == "ok"  # type: ignore[union-attr]
+    assert progress == [1, 2, 3]
+
+
+async def test_list_changed_over_http_both_eras() -> None:
+    server = seed_server()
+    seen: list[str] = []
+
+    async def on_message(message: Any) -> None:
+        seen.append(getattr(message, "method", ""))
+
+    with served(server) as url:
+        async with http_client(url, "test-token", mode="legacy", message_handler=on_message) as legacy:
+            await legacy.list_tools()
+            await anyio.sleep(0.3)  # the client opens its GET stream after the handshake
+            async with http_client(url, "test-token", mode="auto") as modern:
+                async with modern.listen(tools_list_changed=True) as subscription:
+                    server.add_tool(lambda: None, name="fresh")
+                    with anyio.fail_after(5):
+                        event = await subscription.__anext__()
+                    assert type(event).__name__ == "ToolsListChanged"
+                with anyio.fail_after(5):
+                    while "notifications/tools/list_changed" not in seen:
+                        await anyio.sleep(0.02)
+
+
+def test_token_is_required() -> None:
+    with served(seed_server(), "s3cret") as url:
+        assert httpx.post(url, json=INIT, headers=HEADERS).status_code == 401
+        wrong = httpx.post(url, json=INIT, headers={**HEADERS, "Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+        assert wrong.headers["www-authenticate"].startswith("Bearer")
+        assert (
+            httpx.post(url, json=INIT, headers={**HEADERS, "Authorization": "Bearer s3cret"}).status_code
+            == 200
+        )
+        assert httpx.post(url + "?token=s3cret", json=INIT, headers=HEADERS).status_code == 200
+
+
+def test_dns_rebinding_is_refused_before_auth() -> None:
+    with served(seed_server(), "s3cret") as url:
+        evil_host = httpx.post(url, json=INIT, headers={**HEADERS, "Host": "evil.example.com"})
+        assert evil_host.status_code == 421
+        evil_origin = httpx.post(
+            url + "?token=s3cret", json=INIT, headers={**HEADERS, "Origin": "http://evil.example.com"}
+        )
+        assert evil_origin.status_code == 403
+        good_origin = httpx.post(
+            url + "?token=s3cret", json=INIT, headers={**HEADERS, "Origin": "http://localhost:1234"}
+        )
+        assert good_origin.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("host", "ok"),
+    [
+        ("127.0.0.1:80", True),
+        ("localhost", True),
+        ("[::1]:9", True),
+        ("LOCALHOST:1", True),
+        ("evil.com", False),
+        ("127.0.0.1.evil.com:80", False),
+        ("", False),
+    ],
+)
+def test_host_rule(host: str, ok: bool) -> None:
+    assert host_allowed(host, {"127.0.0.1", "localhost", "[::1]"}) is ok
+
+
+@pytest.mark.parametrize(
+    ("origin", "ok"),
+    [
+        (None, True),
+        ("http://127.0.0.1:8888", True),
+        ("https://localhost", True),
+        ("http://evil.com", False),
+        ("file://localhost", False),
+        ("null", False),
+    ],
+)
+def test_origin_rule(origin: str | None, ok: bool) -> None:
+    assert origin_allowed(origin, {"127.0.0.1", "localhost", "[::1]"}) is ok
+
+
+def test_socket_has_nodelay_and_loopback_rule() -> None:
+    sock = bind_socket("127.0.0.1", 0)
+    try:
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        sock.close()
+    assert all(is_loopback(h) for h in ("127.0.0.1", "::1", "localhost"))
+    assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.2"))
+
+
+def test_background_server_stops_cleanly_and_restarts() -> None:
+    server = ToolServer()
+    for _ in range(2):
+        runner = BackgroundServer(server.protected_http_app("t"), "127.0.0.1", 0)
+        runner.start()
+        port = runner.port
+        assert (
+            httpx.post(f"http://127.0.0.1:{port}/mcp?token=t", json=INIT, headers=HEADERS).status_code == 200
+        )
+        runner.stop()
+        with pytest.raises(httpx.ConnectError):
+            httpx.post(f"http://127.0.0.1:{port}/mcp", json=INIT, headers=HEADERS)
+
+
+def test_empty_token_is_refused() -> None:
+    with pytest.raises(ValueError, match="a token is required"):
+        ToolServer().protected_http_app("")
+
+
+async def test_capabilities_and_empty_lists_for_generic_clients() -> None:
+    with served(seed_server()) as url:
+        async with http_client(url, "test-token", mode="legacy") as client:
+            assert (await client.list_resources()).resources == []
+            assert (await client.list_prompts()).prompts == []
+            with pytest.warns(MCPDeprecationWarning, match="ping"):
+                assert await client.send_ping() == mt.EmptyResult()
