@@ -6,21 +6,26 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any, TypeVar, get_args
 
 import mcp_types as mt
 from mcp.server.connection import allowed_log_levels
 from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import NoBackChannelError
+from mcp.shared.message import ServerMessageMetadata
+from pydantic import BaseModel
 
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
+from jupyter_mcp.tools.errors import ToolError
 from jupyter_mcp.tools.events import ClientInfo, LogEvent, LogLevel, ProgressEvent
 
 logger = logging.getLogger(__name__)
 
 _LEVELS: tuple[LogLevel, ...] = get_args(LogLevel)
 _SEND_TIMEOUT = 10.0
+_ResultT = TypeVar("_ResultT", bound=BaseModel)
 
 
 @dataclass
@@ -123,6 +128,55 @@ class Context:
     def error(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
         return self.log("error", message, logger_name)
 
+    async def sample(
+        self,
+        messages: str | Sequence[str | mt.SamplingMessage],
+        *,
+        max_tokens: int = 512,
+        system_prompt: str | None = None,
+        temperature: float | None = None,
+        model_preferences: mt.ModelPreferences | None = None,
+    ) -> mt.CreateMessageResult:
+        """Ask the client's LLM for a completion (2025-era sessions whose client supports sampling).
+
+        Example::
+
+            reply = await ctx.sample("Summarize: " + text, max_tokens=100)
+            summary = reply.content.text
+        """
+        params = mt.CreateMessageRequestParams(
+            messages=_sampling_messages(messages),
+            max_tokens=max_tokens,
+            system_prompt=system_prompt,
+            temperature=temperature,
+            model_preferences=model_preferences,
+        )
+        request = mt.CreateMessageRequest(params=params)
+        return await self._request(request, mt.CreateMessageResult, "sampling")
+
+    async def elicit(self, message: str, schema: dict[str, Any] | type[BaseModel]) -> mt.ElicitResult:
+        """Ask the user for structured input through the client (form elicitation).
+
+        ``schema`` is a flat JSON object schema or a pydantic model. The result has ``action``
+        (``accept``/``decline``/``cancel``) and ``content``.
+        """
+        requested = schema.model_json_schema() if isinstance(schema, type) else dict(schema)
+        params = mt.ElicitRequestFormParams(message=message, requested_schema=requested)
+        return await self._request(mt.ElicitRequest(params=params), mt.ElicitResult, "elicitation")
+
+    async def _request(self, request: Any, result_type: type[_ResultT], feature: str) -> _ResultT:
+        scope_request = self._scope.request
+        if scope_request is None:
+            raise ToolError(f"{feature} needs an MCP client; this call came from the notebook")
+        metadata = ServerMessageMetadata(related_request_id=scope_request.request_id)
+        try:
+            return await scope_request.session.send_request(request, result_type, metadata=metadata)
+        except NoBackChannelError:
+            raise ToolError(
+                f"{feature} is not available: this client's protocol ({scope_request.protocol_version}) "
+                "does not let the server send it requests during a call"
+            ) from None
+
     def _send(self, coro: Coroutine[Any, Any, None]) -> Awaitable[None]:
         loop = self._scope.loop
         try:
@@ -143,6 +197,16 @@ class Context:
                 )
             return _Done()
         return asyncio.wrap_future(future)
+
+
+def _sampling_messages(messages: str | Sequence[str | mt.SamplingMessage]) -> list[mt.SamplingMessage]:
+    items = [messages] if isinstance(messages, str) else list(messages)
+    return [
+        m
+        if isinstance(m, mt.SamplingMessage)
+        else mt.SamplingMessage(role="user", content=mt.TextContent(type="text", text=m))
+        for m in items
+    ]
 
 
 async def _guarded(coro: Coroutine[Any, Any, None]) -> None:

@@ -95,6 +95,9 @@ def convert_unannotated(value: Any) -> Converted:
         return convert_tool_result(value)
     if _rich_kind(value) == "dataframe":
         return Converted(_dataframe_blocks(value), _dataframe_structured(value))
+    blocks = as_block(value)
+    if blocks is not None:
+        return Converted(blocks)
     if is_structured_object(value):
         data = jsonable(value)
         return Converted([text(to_json_text(data))], data)

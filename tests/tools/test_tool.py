@@ -196,3 +196,17 @@ def test_tool_result_passes_through_untouched() -> None:
     assert converted.content[0].text == "Found 3 users"  # type: ignore[union-attr]
     only_structured = Tool.from_function(f).convert(ToolResult(structured_content={"a": 1}))
     assert only_structured.content[0].text == '{"a": 1}'  # type: ignore[union-attr]
+
+
+def test_unannotated_helpers_are_content_not_structured() -> None:
+    from jupyter_mcp.tools import Audio, Image
+
+    def f(): ...
+
+    tool = Tool.from_function(f)
+    image = tool.convert(Image(data=b"png", format="png"))
+    assert image.structured is None
+    assert image.content[0].type == "image"
+    audio = tool.convert(Audio(data=b"wav", format="wav"))
+    assert audio.structured is None
+    assert audio.content[0].mime_type == "audio/wav"  # type: ignore[union-attr]

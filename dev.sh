@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The project's entry points; README.md starts with the first two.
+#   ./dev.sh run     install into .venv, start a headless `jupyter-mcp serve` demo and JupyterLab on the quickstart
+#   ./dev.sh test    install into .venv with test dependencies and tools, then lint, type-check and run every test
+#   ./dev.sh bench   run the benchmarks in bench/ and print their figures
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+
+log() { printf '\033[1m[dev]\033[0m %s\n' "$*" >&2; }
+
+find_python() {
+    for candidate in "${PYTHON:-}" python3.11 python3.12 python3.13 python3; do
+        if [ -n "$candidate" ] && command -v "$candidate" >/dev/null 2>&1; then
+            if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+                echo "$candidate"
+                return
+            fi
+        fi
+    done
+    log "Python >= 3.11 is required"; exit 1
+}
+
+ensure_venv() {
+    local extras=$1
+    if [ ! -x "$PY" ]; then
+        log "creating $VENV"
+        "$(find_python)" -m venv "$VENV"
+        "$PY" -m pip install -q --upgrade pip
+    fi
+    # Reinstall only when the project's metadata changed (or on a fresh venv).
+    local stamp="$VENV/.installed-$extras-$(cat pyproject.toml labextension/package.json 2>/dev/null | sha1sum | cut -c1-12)"
+    if [ ! -f "$stamp" ]; then
+        log "installing jupyter-mcp[$extras] (editable)"
+        "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
+        rm -f "$VENV"/.installed-"$extras"-*
+        touch "$stamp"
+    fi
+}
+
+ensure_node_tools() {
+    # Node >= 22 for the MCP conformance suite, plus the MCP Inspector CLI, pinned in tests/node.
+    if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
+        log "installing node test tools (tests/node)"
+        (cd tests/node && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+}
+
+ensure_chromium() {
+    # Browser tests drive Debian's Chromium; installed here, never by hand.
+    if ! command -v chromium >/dev/null 2>&1; then
+        log "installing Debian's chromium for browser tests"
+        local sudo=""
+        [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-dejavu-core >/dev/null
+    fi
+}
+
+cmd_test() {
+    ensure_venv dev
+    ensure_node_tools
+    ensure_chromium
+    log "ruff"
+    "$VENV/bin/ruff" check jupyter_mcp tests bench
+    "$VENV/bin/ruff" format --check jupyter_mcp tests bench
+    log "mypy --strict"
+    "$VENV/bin/mypy"
+    log "pytest"
+    local status=0
+    "$PY" -m pytest "$@" || status=$?
+    if [ "$status" -eq 5 ]; then
+        log "pytest collected no tests"; exit 1
+    fi
+    exit "$status"
+}
+
+cmd_run() {
+    ensure_venv dev
+    local port=${JUPYTER_MCP_DEMO_PORT:-8765}
+    log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb on http://127.0.0.1:$port/mcp"
+    "$VENV/bin/jupyter-mcp" serve notebooks/02-demo-tools.ipynb --transport http --port "$port" &
+    local serve_pid=$!
+    trap 'kill $serve_pid 2>/dev/null || true' EXIT
+    log "JupyterLab on notebooks/01-quickstart.ipynb (Ctrl-C to stop both)"
+    "$VENV/bin/jupyter" lab notebooks/01-quickstart.ipynb ${CI:+--no-browser}
+}
+
+cmd_bench() {
+    ensure_venv dev
+    for script in bench/bench_*.py; do
+        log "$script"
+        "$PY" "$script"
+    done
+}
+
+case "${1:-}" in
+    run) shift; cmd_run "$@" ;;
+    test) shift; cmd_test "$@" ;;
+    bench) shift; cmd_bench "$@" ;;
+    *) echo "usage: ./dev.sh run | test [pytest args] | bench" >&2; exit 2 ;;
+esac
