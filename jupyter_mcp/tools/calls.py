@@ -101,9 +101,7 @@ class CallPath:
         self.settings = settings or CallSettings()
         self.executors: dict[str, Executor] = {
             "worker": WorkerExecutor(max_workers),
-            "main": UnavailableExecutor(
-                "run_on='main' needs a Jupyter kernel's main thread; none is serving here"
-            ),
+            "main": UnavailableExecutor("run_on='main' needs a Jupyter kernel's main thread; none is serving here"),
         }
         self.hooks: list[ExecutionHook] = []
         self._observers: list[CallObserver] = []
@@ -153,9 +151,7 @@ class CallPath:
             failure = _Failure("error", str(exc), str(exc), _traceback_of(exc))
         except anyio.get_cancelled_exc_class():
             scope.cancel_event.set()
-            self._finish(
-                call_id, started, _error_result("Call cancelled"), _Failure("cancelled", "", "cancelled")
-            )
+            self._finish(call_id, started, _error_result("Call cancelled"), _Failure("cancelled", "", "cancelled"))
             raise
         except Exception as exc:
             failure = self._unexpected(name, exc)
@@ -181,9 +177,7 @@ class CallPath:
             on_log=lambda e: self._notify("call_log", call_id, e),
         )
 
-    def _finish(
-        self, call_id: str, started: float, result: mt.CallToolResult, failure: _Failure | None
-    ) -> None:
+    def _finish(self, call_id: str, started: float, result: mt.CallToolResult, failure: _Failure | None) -> None:
         duration = time.perf_counter() - started
         if failure is None:
             event = CallFinished("ok", duration, result, None, None)
@@ -193,11 +187,7 @@ class CallPath:
 
     def _unexpected(self, name: str, exc: Exception) -> _Failure:
         full = f"{type(exc).__name__}: {exc}"
-        shown = (
-            f"Tool {name!r} failed; the server hides error details"
-            if self.settings.mask_error_details
-            else full
-        )
+        shown = f"Tool {name!r} failed; the server hides error details" if self.settings.mask_error_details else full
         return _Failure("error", shown, full, _traceback_of(exc))
 
     async def _attempt(self, name: str, arguments: dict[str, Any], scope: CallScope) -> mt.CallToolResult:
@@ -230,9 +220,7 @@ class CallPath:
         kind = "it was cancelled" if tool.is_async else "its late result will be discarded"
         raise ToolTimeoutError(f"Tool {tool.name!r} timed out after {tool.timeout:g}s (its timeout); {kind}")
 
-    def _sync_thunk(
-        self, tool: Tool, bound: BoundCall, scope: CallScope, late: _LateWatch
-    ) -> Callable[[], Any]:
+    def _sync_thunk(self, tool: Tool, bound: BoundCall, scope: CallScope, late: _LateWatch) -> Callable[[], Any]:
         def run() -> Any:
             with self._hooks(scope):
                 try:

@@ -56,9 +56,7 @@ class _Media:
         if (self.path is None) == (self.data is None):
             raise ValueError(f"{type(self).__name__} takes exactly one of path= or data=")
         if self.data is not None and self.format is None:
-            raise ValueError(
-                f"{type(self).__name__}(data=...) needs format= (e.g. 'png') to know its MIME type"
-            )
+            raise ValueError(f"{type(self).__name__}(data=...) needs format= (e.g. 'png') to know its MIME type")
 
     @property
     def mime_type(self) -> str:
@@ -83,9 +81,7 @@ class Image(_Media):
     _fallback_mime = "image/png"
 
     def to_content(self) -> mt.ImageContent:
-        return mt.ImageContent(
-            type="image", data=self.base64(), mime_type=self.mime_type, annotations=self.annotations
-        )
+        return mt.ImageContent(type="image", data=self.base64(), mime_type=self.mime_type, annotations=self.annotations)
 
 
 @dataclass
@@ -95,9 +91,7 @@ class Audio(_Media):
     _fallback_mime = "audio/wav"
 
     def to_content(self) -> mt.AudioContent:
-        return mt.AudioContent(
-            type="audio", data=self.base64(), mime_type=self.mime_type, annotations=self.annotations
-        )
+        return mt.AudioContent(type="audio", data=self.base64(), mime_type=self.mime_type, annotations=self.annotations)
 
 
 @dataclass
@@ -120,9 +114,7 @@ class File(_Media):
 
     def to_content(self) -> mt.EmbeddedResource:
         name = self.name or (Path(self.path).name if self.path is not None else "file")
-        resource = mt.BlobResourceContents(
-            uri=f"file:///{name}", mime_type=self.mime_type, blob=self.base64()
-        )
+        resource = mt.BlobResourceContents(uri=f"file:///{name}", mime_type=self.mime_type, blob=self.base64())
         return mt.EmbeddedResource(type="resource", resource=resource, annotations=self.annotations)
 
 

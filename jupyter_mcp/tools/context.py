@@ -112,9 +112,7 @@ class Context:
             return _Done()
         params = mt.LoggingMessageNotificationParams(level=level, data=str(message), logger=logger_name)
         notification = mt.LoggingMessageNotification(params=params)
-        return self._send(
-            request.session.send_notification(notification, related_request_id=request.request_id)
-        )
+        return self._send(request.session.send_notification(notification, related_request_id=request.request_id))
 
     def debug(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
         return self.log("debug", message, logger_name)
@@ -192,9 +190,7 @@ class Context:
             try:
                 future.result(timeout=_SEND_TIMEOUT)
             except TimeoutError:
-                logger.warning(
-                    "a notification from tool %r took over %ss to send", self.tool_name, _SEND_TIMEOUT
-                )
+                logger.warning("a notification from tool %r took over %ss to send", self.tool_name, _SEND_TIMEOUT)
             return _Done()
         return asyncio.wrap_future(future)
 

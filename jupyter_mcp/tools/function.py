@@ -177,9 +177,7 @@ def _field_name(param_name: str, index: int) -> str:
     return param_name
 
 
-def _field(
-    param: inspect.Parameter, annotation: Any, doc: str | None, field_name: str
-) -> tuple[Any, FieldInfo]:
+def _field(param: inspect.Parameter, annotation: Any, doc: str | None, field_name: str) -> tuple[Any, FieldInfo]:
     if annotation is inspect.Parameter.empty:
         annotation = Any
     annotation, explicit = _split_description(annotation)
@@ -323,6 +321,4 @@ def _is_content_annotation(annotation: Any) -> bool:
     if issubclass(annotation, content_types):
         return True
     module = getattr(annotation, "__module__", "")
-    return module.startswith("mcp_types") and annotation.__name__.endswith(
-        ("Content", "Resource", "ResourceLink")
-    )
+    return module.startswith("mcp_types") and annotation.__name__.endswith(("Content", "Resource", "ResourceLink"))

@@ -117,12 +117,7 @@ def _rich_kind(value: Any) -> str | None:
     module = type(value).__module__
     if "matplotlib" in sys.modules and module.startswith("matplotlib") and hasattr(value, "savefig"):
         return "figure"
-    if (
-        "PIL" in sys.modules
-        and module.startswith("PIL")
-        and hasattr(value, "save")
-        and hasattr(value, "mode")
-    ):
+    if "PIL" in sys.modules and module.startswith("PIL") and hasattr(value, "save") and hasattr(value, "mode"):
         return "pil"
     if "pandas" in sys.modules and module.startswith("pandas") and type(value).__name__ == "DataFrame":
         return "dataframe"

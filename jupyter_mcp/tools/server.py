@@ -84,9 +84,7 @@ class ToolServer:
             raise ValueError("page_size must be a positive number of tools, or None for one page")
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
-        self.calls = CallPath(
-            self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers
-        )
+        self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
         self.bus = ThreadSafeBus()
@@ -183,9 +181,7 @@ class ToolServer:
             streamable_http_path=path, json_response=json_response, transport_security=security
         )
 
-    def protected_http_app(
-        self, token: str, *, allowed_hosts: Collection[str] = (), path: str = "/mcp"
-    ) -> ASGIApp:
+    def protected_http_app(self, token: str, *, allowed_hosts: Collection[str] = (), path: str = "/mcp") -> ASGIApp:
         """``streamable_http_app`` behind Host/Origin checks and a bearer token."""
         from jupyter_mcp.tools.http import protect
 
@@ -227,9 +223,7 @@ class ToolServer:
     ) -> mt.CallToolResult:
         return await self.calls.call(params.name, params.arguments, request=ctx, client=client_info_of(ctx))
 
-    async def _set_level(
-        self, ctx: ServerRequestContext[Any, Any], params: mt.SetLevelRequestParams
-    ) -> mt.EmptyResult:
+    async def _set_level(self, ctx: ServerRequestContext[Any, Any], params: mt.SetLevelRequestParams) -> mt.EmptyResult:
         connection = connection_of(ctx)
         if connection is not None:
             connection.state[LOG_LEVEL_STATE_KEY] = params.level
@@ -251,9 +245,7 @@ def _decode_cursor(cursor: str | None) -> int:
     except (ValueError, binascii.Error, UnicodeDecodeError):
         offset = -1
     if offset < 0:
-        raise MCPError(
-            code=mt.INVALID_PARAMS, message=f"Invalid cursor {cursor!r}: list again without a cursor"
-        )
+        raise MCPError(code=mt.INVALID_PARAMS, message=f"Invalid cursor {cursor!r}: list again without a cursor")
     return offset
 
 

@@ -135,9 +135,7 @@ class ClientTracker:
         with self._lock:
             previous = self._modern.get(key)
             since = previous.since if previous is not None else now
-            self._modern[key] = ConnectedClient(
-                info.name, info.version, info.protocol_version, since, now, "requests"
-            )
+            self._modern[key] = ConnectedClient(info.name, info.version, info.protocol_version, since, now, "requests")
         if previous is None:
             self._changed()
 

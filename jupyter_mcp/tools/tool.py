@@ -150,9 +150,7 @@ class Tool:
 
     # ---- calling ---------------------------------------------------------------------------------
 
-    def bind(
-        self, arguments: Mapping[str, Any] | None, *, strict: bool, injected: Mapping[str, Any]
-    ) -> BoundCall:
+    def bind(self, arguments: Mapping[str, Any] | None, *, strict: bool, injected: Mapping[str, Any]) -> BoundCall:
         """Validate client arguments; raises ``ToolArgumentsError`` naming each bad parameter."""
         model = self.parsed.arguments_model
         data = dict(arguments or {})
@@ -201,8 +199,7 @@ class Tool:
             return adapter.dump_python(adapter.validate_python(value), mode="json")
         except ValidationError as exc:
             raise ToolOutputError(
-                f"tool {self.name!r} returned a value that does not match its return annotation: "
-                f"{_first_error(exc)}"
+                f"tool {self.name!r} returned a value that does not match its return annotation: {_first_error(exc)}"
             ) from None
 
     @cached_property
@@ -224,8 +221,7 @@ class Tool:
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path) or "(root)"
             raise ToolOutputError(
-                f"tool {self.name!r} returned a value that does not match its output schema at {where}: "
-                f"{error.message}"
+                f"tool {self.name!r} returned a value that does not match its output schema at {where}: {error.message}"
             )
 
 
@@ -276,9 +272,7 @@ def _resolve_output_schema(
 
 def _check_options(name: str, timeout: float | None, run_on: str) -> None:
     if timeout is not None and not timeout > 0:
-        raise ToolDefinitionError(
-            f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}"
-        )
+        raise ToolDefinitionError(f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}")
     if run_on not in ("worker", "main"):
         raise ToolDefinitionError(f"tool {name!r}: run_on must be 'worker' or 'main', got {run_on!r}")
 
@@ -288,9 +282,7 @@ def _annotations(value: mt.ToolAnnotations | Mapping[str, Any] | None) -> mt.Too
         return value
     unknown = set(value) - set(_ANNOTATION_KEYS) - set(_ANNOTATION_KEYS.values())
     if unknown:
-        raise ToolDefinitionError(
-            f"unknown tool annotation(s) {sorted(unknown)}; known: {', '.join(_ANNOTATION_KEYS)}"
-        )
+        raise ToolDefinitionError(f"unknown tool annotation(s) {sorted(unknown)}; known: {', '.join(_ANNOTATION_KEYS)}")
     return mt.ToolAnnotations.model_validate(dict(value))
 
 

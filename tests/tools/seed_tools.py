@@ -119,9 +119,7 @@ def seed_server(**options: object) -> ToolServer:
     )
     for fn in (process_image_docstring, process_image_annotated, process_image_field, analyze_text):
         server.add_tool(fn)
-    server.add_tool(
-        search_products, annotations={"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}
-    )
+    server.add_tool(search_products, annotations={"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False})
     for fn in (get_user_profile, get_quote, divide, get_config):
         server.add_tool(fn)
     return server

@@ -19,8 +19,7 @@ from . import seed_tools as seeds
 
 def listed(server: ToolServer) -> dict[str, dict[str, Any]]:
     return {
-        t.name: t.to_mcp().model_dump(by_alias=True, exclude_none=True, mode="json")
-        for t in server.registry.visible()
+        t.name: t.to_mcp().model_dump(by_alias=True, exclude_none=True, mode="json") for t in server.registry.visible()
     }
 
 
@@ -53,9 +52,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         },
         "outputSchema": {
             "type": "object",
-            "properties": {
-                "result": {"type": "array", "items": {"type": "object", "additionalProperties": True}}
-            },
+            "properties": {"result": {"type": "array", "items": {"type": "object", "additionalProperties": True}}},
             "required": ["result"],
             "x-jupyter-mcp-wrap-result": True,
         },
@@ -149,9 +146,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         },
         "outputSchema": {
             "type": "object",
-            "properties": {
-                "result": {"type": "array", "items": {"type": "object", "additionalProperties": True}}
-            },
+            "properties": {"result": {"type": "array", "items": {"type": "object", "additionalProperties": True}}},
             "required": ["result"],
             "x-jupyter-mcp-wrap-result": True,
         },
@@ -250,9 +245,7 @@ def test_docstring_styles_give_parameter_descriptions(style: str) -> None:
 
 
 def test_explicit_description_wins_over_docstring() -> None:
-    def f(
-        a: Annotated[int, "from Annotated"], b: Annotated[int, Field(description="from Field")], c: int
-    ) -> int:
+    def f(a: Annotated[int, "from Annotated"], b: Annotated[int, Field(description="from Field")], c: int) -> int:
         """Doc.
 
         Args:

@@ -49,9 +49,7 @@ async def test_both_eras_over_http(mode: str) -> None:
             assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
             assert len((await client.list_tools()).tools) == 12  # 11 seed tools + steps
             assert (await client.call_tool("add", {"a": 2, "b": 2})).structured_content == {"result": 4}
-            assert (await client.call_tool("steps", {}, progress_callback=on_progress)).content[
-                0
-            ].text == "ok"  # type: ignore[union-attr]
+            assert (await client.call_tool("steps", {}, progress_callback=on_progress)).content[0].text == "ok"  # type: ignore[union-attr]
     assert progress == [1, 2, 3]
 
 
@@ -83,10 +81,7 @@ def test_token_is_required() -> None:
         wrong = httpx.post(url, json=INIT, headers={**HEADERS, "Authorization": "Bearer nope"})
         assert wrong.status_code == 401
         assert wrong.headers["www-authenticate"].startswith("Bearer")
-        assert (
-            httpx.post(url, json=INIT, headers={**HEADERS, "Authorization": "Bearer s3cret"}).status_code
-            == 200
-        )
+        assert httpx.post(url, json=INIT, headers={**HEADERS, "Authorization": "Bearer s3cret"}).status_code == 200
         assert httpx.post(url + "?token=s3cret", json=INIT, headers=HEADERS).status_code == 200
 
 
@@ -151,9 +146,7 @@ def test_background_server_stops_cleanly_and_restarts() -> None:
         runner = BackgroundServer(server.protected_http_app("t"), "127.0.0.1", 0)
         runner.start()
         port = runner.port
-        assert (
-            httpx.post(f"http://127.0.0.1:{port}/mcp?token=t", json=INIT, headers=HEADERS).status_code == 200
-        )
+        assert httpx.post(f"http://127.0.0.1:{port}/mcp?token=t", json=INIT, headers=HEADERS).status_code == 200
         runner.stop()
         with pytest.raises(httpx.ConnectError):
             httpx.post(f"http://127.0.0.1:{port}/mcp", json=INIT, headers=HEADERS)

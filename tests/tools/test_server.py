@@ -50,9 +50,7 @@ async def test_tool_error_and_validation_error_are_tool_results(mode: str) -> No
         divided = await client.call_tool("divide", {"a": 1, "b": 0})
         assert divided.is_error is True
         assert divided.content[0].text == "Division by zero is not allowed."  # type: ignore[union-attr]
-        invalid = await client.call_tool(
-            "process_image_field", {"image_url": "u", "width": 0, "format": "gif"}
-        )
+        invalid = await client.call_tool("process_image_field", {"image_url": "u", "width": 0, "format": "gif"})
         assert invalid.is_error is True
         text = invalid.content[0].text  # type: ignore[union-attr]
         assert "- width: Input should be greater than or equal to 1 (got 0)" in text
@@ -222,9 +220,9 @@ async def test_progress_and_logs_reach_the_client(mode: str) -> None:
         logs.append((params.level, params.data))
 
     async with connected(server, mode, logging_callback=on_log, log_level="debug") as client:
-        assert (
-            await client.call_tool("steps", {"n": 3}, progress_callback=on_progress)
-        ).structured_content == {"result": 3}
+        assert (await client.call_tool("steps", {"n": 3}, progress_callback=on_progress)).structured_content == {
+            "result": 3
+        }
         await client.call_tool("sync_steps", {"n": 2}, progress_callback=on_progress)
     assert [p[0] for p in progress] == [1, 2, 3, 1, 2]
     assert progress[0] == (1, 3, "step 1")
@@ -305,9 +303,7 @@ async def test_context_knows_the_request_and_client(mode: str) -> None:
             "tool": ctx.tool_name,
         }
 
-    async with connected(
-        server, mode, client_info=mt.Implementation(name="pytest-client", version="9.9")
-    ) as client:
+    async with connected(server, mode, client_info=mt.Implementation(name="pytest-client", version="9.9")) as client:
         result = (await client.call_tool("whoami", {})).structured_content
     assert result is not None
     assert result["request_id"] is not None
@@ -328,9 +324,7 @@ async def test_disabled_tools_are_hidden_and_refused(mode: str) -> None:
         assert refused.is_error is True
         assert refused.content[0].text.startswith("Unknown tool: 'divide'")  # type: ignore[union-attr]
         server.enable(names={"divide"})
-        assert (await client.call_tool("divide", {"a": 1, "b": 2}, meta=None)).structured_content == {
-            "result": 0.5
-        }
+        assert (await client.call_tool("divide", {"a": 1, "b": 2}, meta=None)).structured_content == {"result": 0.5}
 
 
 async def test_pagination_walks_every_tool(mode: str) -> None:

@@ -42,9 +42,7 @@ COERCION_TABLE = [
 @pytest.mark.parametrize(
     ("label", "change", "expected", "coercible"), COERCION_TABLE, ids=[r[0] for r in COERCION_TABLE]
 )
-def test_flexible_validation_coerces(
-    label: str, change: dict[str, Any], expected: Any, coercible: bool
-) -> None:
+def test_flexible_validation_coerces(label: str, change: dict[str, Any], expected: Any, coercible: bool) -> None:
     tool = Tool.from_function(typed)
     arguments = {**GOOD, **change}
     if not coercible:
@@ -75,9 +73,7 @@ def test_strict_accepts_correct_json_types_for_rich_parameters() -> None:
 
     tool = Tool.from_function(rich)
     value = uuid.uuid4()
-    bound = tool.bind(
-        {"color": "red", "ident": str(value), "path": "/tmp/x", "raw": "abc"}, strict=True, injected={}
-    )
+    bound = tool.bind({"color": "red", "ident": str(value), "path": "/tmp/x", "raw": "abc"}, strict=True, injected={})
     assert bound.kwargs == {"color": Color.RED, "ident": value, "path": Path("/tmp/x"), "raw": b"abc"}
 
 

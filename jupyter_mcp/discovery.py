@@ -1,0 +1,136 @@
+"""Runtime discovery files: how a kernel's tool server is found by the CLI and the server extension.
+
+One file per kernel, ``<runtime_dir>/jupyter-mcp-<kernel_id>.json`` (mode 0600), written by the
+kernel and removed at exit. Readers skip and delete files whose process is gone. This module is
+the one typed shape of that message; kernel, CLI and server extension all use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+PREFIX = "jupyter-mcp-"
+
+
+@dataclass(frozen=True)
+class ToolSummary:
+    name: str
+    title: str | None = None
+    description: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What a live in-kernel tool server says about itself."""
+
+    url: str
+    token: str
+    pid: int
+    kernel_id: str
+    notebook_path: str | None
+    tools: list[ToolSummary] = field(default_factory=list)
+    started: float = 0.0
+    version: str = ""
+    clients: int = 0
+    calls: int = 0
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [t.name for t in self.tools]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ServerInfo:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["tools"] = [_tool(t) for t in data.get("tools", [])]
+        return cls(**values)
+
+
+def _tool(data: Any) -> ToolSummary:
+    if isinstance(data, str):
+        return ToolSummary(data)
+    return ToolSummary(**{k: v for k, v in data.items() if k in ToolSummary.__dataclass_fields__})
+
+
+def runtime_dir() -> Path:
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    return Path(jupyter_runtime_dir())
+
+
+def path_for(kernel_id: str, directory: Path | None = None) -> Path:
+    return (directory or runtime_dir()) / f"{PREFIX}{kernel_id}.json"
+
+
+def write(info: ServerInfo, directory: Path | None = None) -> Path:
+    """Atomically write ``info`` with mode 0600 (it holds the token)."""
+    target = path_for(info.kernel_id, directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=".jupyter-mcp-", dir=target.parent)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(info.to_json(), handle, indent=1)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return target
+
+
+def remove(kernel_id: str, directory: Path | None = None) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path_for(kernel_id, directory).unlink()
+
+
+def pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def read_all(directory: Path | None = None, *, clean: bool = True) -> list[ServerInfo]:
+    """Every live server, newest first; stale files (dead pid, unreadable) are skipped and removed."""
+    servers = list(_read_each(directory or runtime_dir(), clean))
+    return sorted(servers, key=lambda s: s.started, reverse=True)
+
+
+def _read_each(directory: Path, clean: bool) -> Iterator[ServerInfo]:
+    for path in directory.glob(f"{PREFIX}*.json"):
+        info = _read(path)
+        if info is not None and pid_alive(info.pid):
+            yield info
+        elif clean:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def _read(path: Path) -> ServerInfo | None:
+    try:
+        return ServerInfo.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def find(kernel_id: str, directory: Path | None = None) -> ServerInfo | None:
+    """The live server of a kernel, if any."""
+    info = _read(path_for(kernel_id, directory))
+    return info if info is not None and pid_alive(info.pid) else None

@@ -1,0 +1,67 @@
+"""``JupyterMCP`` settings: traitlets config (``c.JupyterMCP.port = 9000`` in an IPython config
+file) with environment overrides, so a client config survives kernel restarts."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from traitlets import Bool, Float, Integer, Unicode
+from traitlets.config import Configurable
+
+
+class JupyterMCP(Configurable):
+    """Settings of the in-kernel MCP server."""
+
+    host = Unicode("127.0.0.1", help="Interface to bind. Anything but loopback also needs allow_remote.").tag(
+        config=True
+    )
+    port = Integer(0, help="Port to bind; 0 picks a free one. Env JUPYTER_MCP_PORT overrides.").tag(config=True)
+    token = Unicode("", help="Bearer token; empty means a random one per kernel. Env JUPYTER_MCP_TOKEN overrides.").tag(
+        config=True
+    )
+    allow_remote = Bool(False, help="Allow binding a non-loopback host (the token is still required).").tag(config=True)
+    history_size = Integer(1000, help="How many calls the call history keeps.").tag(config=True)
+    max_payload = Integer(100_000, help="Characters kept per recorded field; longer ones are truncated.").tag(
+        config=True
+    )
+    main_thread_wait = Float(
+        5.0, help="Seconds a main-thread tool waits for the kernel to be idle before answering 'kernel busy'."
+    ).tag(config=True)
+    max_workers = Integer(16, help="Threads for sync tools that run in workers.").tag(config=True)
+    strict = Bool(False, help="Reject argument type mismatches instead of coercing them.").tag(config=True)
+    mask_error_details = Bool(False, help="Send a generic message for exceptions other than ToolError.").tag(
+        config=True
+    )
+    dereference_schemas = Bool(True, help="Inline $defs in advertised schemas.").tag(config=True)
+
+
+def load_settings(**overrides: Any) -> JupyterMCP:
+    """Settings from the running IPython's config (if any), then the environment, then ``overrides``."""
+    settings = JupyterMCP(config=_ipython_config())
+    if os.environ.get("JUPYTER_MCP_PORT"):
+        settings.port = _env_port(os.environ["JUPYTER_MCP_PORT"])
+    if os.environ.get("JUPYTER_MCP_TOKEN"):
+        settings.token = os.environ["JUPYTER_MCP_TOKEN"]
+    for key, value in overrides.items():
+        setattr(settings, key, value)
+    return settings
+
+
+def _ipython_config() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return shell.config if shell is not None else None
+
+
+def _env_port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise ValueError(f"JUPYTER_MCP_PORT must be a port number, got {value!r}") from None
+    if not 0 <= port <= 65535:
+        raise ValueError(f"JUPYTER_MCP_PORT must be between 0 and 65535, got {port}")
+    return port

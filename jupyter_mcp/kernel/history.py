@@ -1,0 +1,227 @@
+"""``CallHistory``: every call as a ``CallRecord``, bounded, observable, safe across threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from jupyter_mcp.tools.events import (
+    BaseCallObserver,
+    CallFinished,
+    CallStarted,
+    LateResult,
+    LogEvent,
+    ProgressEvent,
+)
+from jupyter_mcp.tools.results import jsonable
+
+RecordStatus = Literal["running", "ok", "error", "timeout", "cancelled"]
+HistoryEvent = Literal["started", "updated", "finished", "cleared"]
+HistoryObserver = Callable[[HistoryEvent, "CallRecord | None"], None]
+TRUNCATED = "…[truncated {} more characters]"
+
+
+@dataclass
+class CallRecord:
+    """One call, as it happened. Mutated only by ``CallHistory`` (and the output capture)."""
+
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    started_at: float
+    source: str
+    client_name: str | None = None
+    client_version: str | None = None
+    protocol_version: str | None = None
+    status: RecordStatus = "running"
+    duration: float | None = None
+    structured: Any = None
+    content: list[dict[str, Any]] = field(default_factory=list)
+    is_error: bool = False
+    error: str | None = None
+    traceback: str | None = None
+    stdout: str = ""
+    stderr: str = ""
+    progress: list[ProgressEvent] = field(default_factory=list)
+    logs: list[LogEvent] = field(default_factory=list)
+    late: str | None = None
+    """Set when a timed-out sync tool finally returned: its result was discarded."""
+
+    @property
+    def era(self) -> str | None:
+        if self.protocol_version is None:
+            return None
+        return "2026" if self.protocol_version >= "2026" else "2025"
+
+    @property
+    def latest_progress(self) -> ProgressEvent | None:
+        return self.progress[-1] if self.progress else None
+
+
+class CallHistory(BaseCallObserver):
+    """The last ``maxlen`` calls, oldest first. A ``CallObserver`` for the tool layer.
+
+    Observers get ``(event, record)`` synchronously on the thread that caused it; keep them quick.
+    """
+
+    def __init__(self, maxlen: int = 1000, max_payload: int = 100_000) -> None:
+        if maxlen < 1:
+            raise ValueError("history size must be at least 1")
+        self.maxlen = maxlen
+        self.max_payload = max_payload
+        self._records: OrderedDict[str, CallRecord] = OrderedDict()
+        self._lock = threading.RLock()
+        self._observers: list[HistoryObserver] = []
+        self.total_calls = 0
+
+    # ---- reading ---------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[CallRecord]:
+        with self._lock:
+            return iter(list(self._records.values()))
+
+    def __getitem__(self, index: int) -> CallRecord:
+        with self._lock:
+            return list(self._records.values())[index]
+
+    def get(self, call_id: str) -> CallRecord | None:
+        return self._records.get(call_id)
+
+    def for_tool(self, tool: str) -> list[CallRecord]:
+        with self._lock:
+            return [r for r in self._records.values() if r.tool == tool]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._records = OrderedDict((k, r) for k, r in self._records.items() if r.status == "running")
+        self._emit("cleared", None)
+
+    # ---- observing -------------------------------------------------------------------------------
+
+    def subscribe(self, observer: HistoryObserver) -> Callable[[], None]:
+        with self._lock:
+            self._observers = [*self._observers, observer]
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._observers = [o for o in self._observers if o is not observer]
+
+        return unsubscribe
+
+    def _emit(self, event: HistoryEvent, record: CallRecord | None) -> None:
+        for observer in self._observers:
+            try:
+                observer(event, record)
+            except Exception:  # an observer (a widget) must never break a call
+                import logging
+
+                logging.getLogger(__name__).exception("history observer failed")
+
+    # ---- CallObserver ----------------------------------------------------------------------------
+
+    def call_started(self, event: CallStarted) -> None:
+        client = event.client
+        record = CallRecord(
+            id=event.call_id,
+            tool=event.tool,
+            arguments=self._clip(jsonable(event.arguments)),
+            started_at=event.started_at,
+            source=event.source,
+            client_name=client.name if client else None,
+            client_version=client.version if client else None,
+            protocol_version=client.protocol_version if client else None,
+        )
+        with self._lock:
+            self._records[record.id] = record
+            self.total_calls += 1
+            while len(self._records) > self.maxlen:
+                self._records.popitem(last=False)
+        self._emit("started", record)
+
+    def call_progress(self, call_id: str, event: ProgressEvent) -> None:
+        self._update(call_id, lambda r: r.progress.append(event))
+
+    def call_log(self, call_id: str, event: LogEvent) -> None:
+        self._update(call_id, lambda r: r.logs.append(event))
+
+    def call_finished(self, call_id: str, event: CallFinished) -> None:
+        def finish(record: CallRecord) -> None:
+            result = event.result
+            record.status = event.status
+            record.duration = event.duration
+            record.is_error = bool(result.is_error)
+            record.structured = self._clip(result.structured_content)
+            record.content = [
+                self._clip_block(b.model_dump(by_alias=True, mode="json", exclude_none=True)) for b in result.content
+            ]
+            record.error = event.error
+            record.traceback = event.traceback
+
+        self._update(call_id, finish, "finished")
+
+    def call_late_result(self, call_id: str, event: LateResult) -> None:
+        outcome = f"raised {event.error}" if event.error else "returned"
+        note = f"the function {outcome} after {event.duration:.2f}s; the result was discarded"
+        self._update(call_id, lambda r: setattr(r, "late", note))
+
+    def write_output(self, call_id: str, stream: str, text: str) -> None:
+        """Append captured ``stdout``/``stderr`` text to a call's record."""
+
+        def append(record: CallRecord) -> None:
+            current = getattr(record, stream)
+            if len(current) < self.max_payload:
+                setattr(record, stream, self._clip(current + text))
+
+        self._update(call_id, append)
+
+    def _update(self, call_id: str, change: Callable[[CallRecord], None], event: HistoryEvent = "updated") -> None:
+        with self._lock:
+            record = self._records.get(call_id)
+            if record is None:
+                return
+            change(record)
+        self._emit(event, record)
+
+    # ---- truncation ------------------------------------------------------------------------------
+
+    def _clip(self, value: Any) -> Any:
+        if isinstance(value, str) and len(value) > self.max_payload:
+            return value[: self.max_payload] + TRUNCATED.format(len(value) - self.max_payload)
+        if isinstance(value, dict):
+            return {k: self._clip(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._clip(v) for v in value]
+        return value
+
+    def _clip_block(self, block: dict[str, Any]) -> dict[str, Any]:
+        data = block.get("data")
+        if isinstance(data, str) and len(data) > self.max_payload * 10:
+            # Binary payloads (images) keep a generous budget so the panels can still show them.
+            return {**block, "data": None, "truncated": len(data)}
+        return {k: (v if k == "data" else self._clip(v)) for k, v in block.items()}
+
+
+def format_record(record: CallRecord) -> str:
+    """One line for ``%mcp history``."""
+    when = time.strftime("%H:%M:%S", time.localtime(record.started_at))
+    duration = f"{record.duration * 1000:.1f} ms" if record.duration is not None else "…"
+    who = record.client_name or record.source
+    args = _short(jsonable(record.arguments))
+    line = f"{when}  {record.status:<9} {record.tool}({args})  {duration}  [{who}]"
+    if record.error:
+        line += f"\n          {record.error.splitlines()[0] if record.error else ''}"
+    return line
+
+
+def _short(arguments: Any, limit: int = 60) -> str:
+    import json
+
+    text = json.dumps(arguments, ensure_ascii=False)[1:-1] if isinstance(arguments, dict) else str(arguments)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

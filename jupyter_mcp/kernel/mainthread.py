@@ -1,0 +1,70 @@
+"""``run_on="main"``: run a tool on the kernel's main thread, between cells.
+
+The kernel's main thread runs an asyncio loop that executes cells; a job scheduled on it with
+``call_soon_threadsafe`` runs as soon as the current cell finishes (or awaits). Objects that
+must stay on their thread (sqlite3 connections, some GUI and GPU handles) work there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import anyio
+
+from jupyter_mcp.tools.errors import ToolError
+
+T = TypeVar("T")
+
+
+class KernelBusyError(ToolError):
+    """The main thread stayed busy (a cell kept running) for longer than the configured wait."""
+
+
+class MainThreadExecutor:
+    """Schedules tool functions on the kernel's main event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, wait: float) -> None:
+        self.loop = loop
+        self.wait = wait
+
+    async def run_sync(self, thunk: Callable[[], T]) -> T:
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        started = asyncio.Event()
+        caller = asyncio.get_running_loop()
+
+        def job() -> None:
+            if not future.set_running_or_notify_cancel():
+                return  # gave up waiting before the kernel got to it
+            caller.call_soon_threadsafe(started.set)
+            try:
+                future.set_result(thunk())
+            except BaseException as exc:  # delivered to the caller; a tool must not break the kernel loop
+                future.set_exception(exc)
+
+        self.loop.call_soon_threadsafe(job)
+        await self._wait_for_start(started, future)
+        return await asyncio.wrap_future(future)
+
+    async def run_async(self, thunk: Callable[[], Awaitable[T]]) -> T:
+        caller = asyncio.get_running_loop()
+        started = asyncio.Event()
+
+        async def job() -> T:
+            caller.call_soon_threadsafe(started.set)
+            return await thunk()
+
+        future = asyncio.run_coroutine_threadsafe(job(), self.loop)
+        await self._wait_for_start(started, future)
+        return await asyncio.wrap_future(future)
+
+    async def _wait_for_start(self, started: asyncio.Event, future: concurrent.futures.Future[T]) -> None:
+        with anyio.move_on_after(self.wait):
+            await started.wait()
+        if not started.is_set() and future.cancel():
+            raise KernelBusyError(
+                f"kernel busy: a cell has been running for over {self.wait:g}s, and this tool runs on the "
+                "kernel's main thread between cells; try again when the cell finishes"
+            )

@@ -1,0 +1,251 @@
+"""``NotebookServer``: this kernel's tool server — registry, MCP protocol, HTTP thread, history.
+
+One per kernel (``get_server()``). It starts with the first tool, serves from a daemon thread
+with its own event loop (so clients are answered while cells run), records every call, and
+publishes a discovery file so ``jupyter-mcp`` and the Jupyter server extension can find it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import os
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import mcp_types as mt
+
+from jupyter_mcp import discovery
+from jupyter_mcp._version import __version__
+from jupyter_mcp.clientconfig import Target, config_for, server_name
+from jupyter_mcp.kernel.capture import OutputCapture
+from jupyter_mcp.kernel.config import JupyterMCP, load_settings
+from jupyter_mcp.kernel.history import CallHistory
+from jupyter_mcp.kernel.logs import quiet_library_loggers
+from jupyter_mcp.kernel.mainthread import MainThreadExecutor
+from jupyter_mcp.tools.registry import RegistryChange
+from jupyter_mcp.tools.server import ToolServer
+from jupyter_mcp.tools.serving import BackgroundServer, is_loopback
+
+logger = logging.getLogger(__name__)
+
+_server: NotebookServer | None = None
+_server_lock = threading.Lock()
+
+
+def get_server() -> NotebookServer:
+    """This kernel's ``NotebookServer``, created on first use (nothing listens until a tool exists)."""
+    global _server  # noqa: PLW0603 - one server per kernel process
+    with _server_lock:
+        if _server is None:
+            _server = NotebookServer()
+        return _server
+
+
+class NotebookServer(ToolServer):
+    """The in-kernel MCP server. Re-registering a name replaces the tool (re-running a cell).
+
+    Example::
+
+        server = jupyter_mcp.get_server()
+
+        @server.tool
+        def add(a: int, b: int) -> int:
+            '''Adds two integer numbers together.'''
+            return a + b
+
+        server.url, server.client_config("vscode")
+        await server.call("add", {"a": 1, "b": 2})
+    """
+
+    def __init__(self, settings: JupyterMCP | None = None, **overrides: Any) -> None:
+        self.settings = settings or load_settings(**overrides)
+        super().__init__(
+            "jupyter-mcp",
+            on_duplicate="replace",
+            strict=self.settings.strict,
+            mask_error_details=self.settings.mask_error_details,
+            dereference_schemas=self.settings.dereference_schemas,
+            max_workers=self.settings.max_workers,
+        )
+        self.kernel_id = _kernel_id()
+        self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
+        self.history = CallHistory(self.settings.history_size, self.settings.max_payload)
+        self.add_call_observer(self.history)
+        self.capture = OutputCapture(self.history.write_output)
+        self.calls.hooks.append(self.capture.hook)
+        self._main_loop = _main_thread_loop()
+        if self._main_loop is not None:
+            self.calls.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
+        self._runner: BackgroundServer | None = None
+        self._last_port: int | None = None
+        self._token = self.settings.token or secrets.token_urlsafe(32)
+        self.started_at: float | None = None
+        self._lifecycle = threading.RLock()
+        self.registry.subscribe(self._tools_changed)
+        self.clients_tracker._on_change = self._publish
+        atexit.register(self.stop)
+
+    # ---- lifecycle -------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._runner is not None and self._runner.running
+
+    def start(self, host: str | None = None, port: int | None = None) -> None:
+        """Bind and serve (idempotent). Called implicitly when the first tool is registered."""
+        with self._lifecycle:
+            if self.running:
+                return
+            host = host or self.settings.host
+            if not is_loopback(host) and not self.settings.allow_remote:
+                raise PermissionError(
+                    f"refusing to bind {host!r}: only loopback is allowed unless JupyterMCP.allow_remote is set "
+                    "(the token is required either way)"
+                )
+            quiet_library_loggers()
+            self.capture.install(self._main_loop)
+            self._runner = self._bind(host, port)
+            self._last_port = self._runner.port
+            self.started_at = time.time()
+            self._publish()
+
+    def _bind(self, host: str, port: int | None) -> BackgroundServer:
+        app = self.protected_http_app(self._token, allowed_hosts=self._extra_hosts(host))
+        wanted = port if port is not None else (self.settings.port or self._last_port or 0)
+        try:
+            runner = BackgroundServer(app, host, wanted)
+            runner.start()
+        except OSError:
+            if port is not None or self.settings.port:
+                raise  # a pinned port is a promise; say it is taken
+            # The previous port was taken meanwhile: any free port will do.
+            runner = BackgroundServer(app, host, 0)
+            runner.start()
+        return runner
+
+    def stop(self) -> None:
+        """Stop serving and remove the discovery file; tools stay registered."""
+        with self._lifecycle:
+            runner, self._runner = self._runner, None
+            if runner is not None:
+                runner.stop()
+            discovery.remove(self.kernel_id)
+            self.started_at = None
+
+    def restart(self) -> None:
+        """Stop and start again, on the same port and with the same token."""
+        self.stop()
+        self.start()
+
+    def _extra_hosts(self, host: str) -> list[str]:
+        return [] if is_loopback(host) else [host]
+
+    # ---- addresses -------------------------------------------------------------------------------
+
+    @property
+    def token(self) -> str:
+        return self._token
+
+    @property
+    def port(self) -> int | None:
+        return self._runner.port if self._runner is not None else None
+
+    @property
+    def url(self) -> str | None:
+        """The MCP endpoint (``None`` until the server starts)."""
+        if self._runner is None or self._runner.port is None:
+            return None
+        host = self._runner.host
+        host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        return f"http://{host}:{self._runner.port}/mcp"
+
+    def target(self) -> Target:
+        return Target(
+            name=server_name(self.notebook_path, self.kernel_id),
+            url=self.url or "http://127.0.0.1:<port>/mcp",
+            headers={"Authorization": f"Bearer {self._token}"},
+            connect_target=self.notebook_path or self.kernel_id,
+        )
+
+    def client_config(self, client: str = "claude") -> dict[str, Any]:
+        """Config for ``"claude"``, ``"vscode"``, ``"cursor"`` or ``"inspector"`` pointing at this kernel."""
+        return config_for(client, self.target())
+
+    # ---- calls -----------------------------------------------------------------------------------
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
+        """Call a tool through the same path a client uses; the call lands in ``history``."""
+        runner = self._runner
+        if runner is None or runner.loop is None:
+            return await self.calls.call(name, arguments, source="notebook")
+        future = runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
+        return await asyncio.wrap_future(future)
+
+    def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
+        """Start a call from synchronous code (a widget callback); returns a concurrent Future."""
+        if not self.running:
+            self.start()
+        assert self._runner is not None
+        return self._runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
+
+    # ---- discovery -------------------------------------------------------------------------------
+
+    def _tools_changed(self, change: RegistryChange) -> None:
+        if change.kind in ("added", "replaced") and not self.running:
+            self.start()
+        self._publish()
+
+    def _publish(self) -> None:
+        if not self.running or self.url is None:
+            return
+        info = discovery.ServerInfo(
+            url=self.url,
+            token=self._token,
+            pid=os.getpid(),
+            kernel_id=self.kernel_id,
+            notebook_path=self.notebook_path,
+            tools=[
+                discovery.ToolSummary(t.name, t.title, t.description, self.registry.is_visible(t))
+                for t in self.registry.all().values()
+            ],
+            started=self.started_at or time.time(),
+            version=__version__,
+            clients=len(self.connected_clients()),
+            calls=self.history.total_calls,
+        )
+        try:
+            discovery.write(info)
+        except OSError:
+            logger.warning("could not write the discovery file", exc_info=True)
+
+    def panel(self) -> Any:
+        """The status + history panel (a widget)."""
+        from jupyter_mcp.kernel.display import ServerStatus
+
+        return ServerStatus(self)
+
+
+def _kernel_id() -> str:
+    try:
+        from ipykernel.connect import get_connection_file
+
+        stem = Path(get_connection_file()).stem
+    except (ImportError, RuntimeError, AttributeError):
+        return f"pid-{os.getpid()}"
+    return stem.removeprefix("kernel-")
+
+
+def _main_thread_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's main-thread loop, when created from a cell (where it is running)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

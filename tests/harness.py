@@ -1,0 +1,143 @@
+"""A real kernel driven through jupyter_client, as the notebook front end would drive it."""
+
+from __future__ import annotations
+
+import os
+import queue
+import textwrap
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from jupyter_client.manager import KernelManager
+
+
+@dataclass
+class Execution:
+    """What one execute_request produced on iopub."""
+
+    stdout: str = ""
+    stderr: str = ""
+    results: list[dict[str, Any]] = field(default_factory=list)
+    displays: list[dict[str, Any]] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+
+    @property
+    def text(self) -> str:
+        """Everything shown as text/plain, in order (results and displays)."""
+        return "\n".join(d.get("text/plain", "") for d in self.results + self.displays)
+
+    def raise_on_error(self) -> Execution:
+        if self.error is not None:
+            trace = "\n".join(self.error.get("traceback", []))
+            raise AssertionError(f"cell raised {self.error['ename']}: {self.error['evalue']}\n{trace}")
+        return self
+
+
+class Kernel:
+    """Start a python3 kernel (optionally with env and a session name) and run cells in it."""
+
+    def __init__(self, env: dict[str, str] | None = None, cwd: str | None = None) -> None:
+        self.manager = KernelManager(kernel_name="python3")
+        kernel_env = {**os.environ, **(env or {})}
+        self.manager.start_kernel(env=kernel_env, cwd=cwd)
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=60)
+        self.stray: list[dict[str, Any]] = []
+
+    @property
+    def kernel_id(self) -> str:
+        return os.path.basename(self.manager.connection_file).removeprefix("kernel-").removesuffix(".json")
+
+    @property
+    def pid(self) -> int:
+        provisioner = self.manager.provisioner
+        assert provisioner is not None
+        return int(provisioner.process.pid)  # type: ignore[attr-defined]
+
+    def execute(self, code: str, timeout: float = 60, *, wait: bool = True) -> Execution:
+        msg_id = self.client.execute(textwrap.dedent(code), allow_stdin=False)
+        if not wait:
+            return Execution()
+        return self.collect(msg_id, timeout)
+
+    def run(self, code: str, timeout: float = 60) -> Execution:
+        """Execute and fail the test if the cell raised."""
+        return self.execute(code, timeout).raise_on_error()
+
+    def collect(self, msg_id: str, timeout: float = 60) -> Execution:
+        result = Execution()
+        deadline = time.monotonic() + timeout
+        for message in [m for m in self.stray if m["parent_header"].get("msg_id") == msg_id]:
+            self.stray.remove(message)
+            if self._absorb(result, message):
+                return result
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"cell did not finish in {timeout}s; so far: {result}")
+            try:
+                message = self.client.get_iopub_msg(timeout=remaining)
+            except queue.Empty:
+                continue
+            if message["parent_header"].get("msg_id") != msg_id:
+                self.stray.append(message)
+                continue
+            if self._absorb(result, message):
+                return result
+
+    @staticmethod
+    def _absorb(result: Execution, message: dict[str, Any]) -> bool:
+        kind, content = message["msg_type"], message["content"]
+        if kind == "stream":
+            if content["name"] == "stdout":
+                result.stdout += content["text"]
+            else:
+                result.stderr += content["text"]
+        elif kind == "execute_result":
+            result.results.append(content["data"])
+        elif kind == "display_data":
+            result.displays.append(content["data"])
+        elif kind == "error":
+            result.error = content
+        elif kind == "status" and content["execution_state"] == "idle":
+            return True
+        return False
+
+    def value_nowait_done(self, msg_id: str) -> bool:
+        """Whether the execution ``msg_id`` has finished, without waiting for it."""
+        for message in self.stray:
+            if message["parent_header"].get("msg_id") == msg_id and message["msg_type"] == "status":
+                if message["content"]["execution_state"] == "idle":
+                    return True
+        while True:
+            try:
+                message = self.client.get_iopub_msg(timeout=0.05)
+            except queue.Empty:
+                return False
+            self.stray.append(message)
+            if (
+                message["parent_header"].get("msg_id") == msg_id
+                and message["msg_type"] == "status"
+                and message["content"]["execution_state"] == "idle"
+            ):
+                return True
+
+    def value(self, expression: str) -> Any:
+        """Evaluate an expression in the kernel and return it (via repr/literal_eval)."""
+        import ast
+
+        execution = self.run(f"print(repr({expression}))")
+        return ast.literal_eval(execution.stdout.strip())
+
+    def interrupt(self) -> None:
+        self.manager.interrupt_kernel()
+
+    def restart(self) -> None:
+        self.manager.restart_kernel(now=True)
+        self.client.wait_for_ready(timeout=60)
+
+    def shutdown(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=False)
