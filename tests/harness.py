@@ -107,21 +107,15 @@ class Kernel:
 
     def value_nowait_done(self, msg_id: str) -> bool:
         """Whether the execution ``msg_id`` has finished, without waiting for it."""
-        for message in self.stray:
-            if message["parent_header"].get("msg_id") == msg_id and message["msg_type"] == "status":
-                if message["content"]["execution_state"] == "idle":
-                    return True
+        if any(_is_idle(message, msg_id) for message in self.stray):
+            return True
         while True:
             try:
                 message = self.client.get_iopub_msg(timeout=0.05)
             except queue.Empty:
                 return False
             self.stray.append(message)
-            if (
-                message["parent_header"].get("msg_id") == msg_id
-                and message["msg_type"] == "status"
-                and message["content"]["execution_state"] == "idle"
-            ):
+            if _is_idle(message, msg_id):
                 return True
 
     def value(self, expression: str) -> Any:
@@ -141,3 +135,11 @@ class Kernel:
     def shutdown(self) -> None:
         self.client.stop_channels()
         self.manager.shutdown_kernel(now=False)
+
+
+def _is_idle(message: dict[str, Any], msg_id: str) -> bool:
+    return (
+        message["parent_header"].get("msg_id") == msg_id
+        and message["msg_type"] == "status"
+        and message["content"]["execution_state"] == "idle"
+    )

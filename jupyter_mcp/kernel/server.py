@@ -224,6 +224,16 @@ class NotebookServer(ToolServer):
         except OSError:
             logger.warning("could not write the discovery file", exc_info=True)
 
+    def status(self) -> dict[str, Any]:
+        return {
+            **super().status(),
+            "kernel_id": self.kernel_id,
+            "notebook_path": self.notebook_path,
+            "url": self.url,
+            "started": self.started_at,
+            "pid": os.getpid(),
+        }
+
     def panel(self) -> Any:
         """The status + history panel (a widget)."""
         from jupyter_mcp.kernel.display import ServerStatus

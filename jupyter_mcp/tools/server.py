@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import asdict
 from typing import Any, Literal, overload
 
 import mcp_types as mt
@@ -21,6 +22,9 @@ from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
@@ -29,6 +33,7 @@ from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver
 from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
+from jupyter_mcp.tools.stats import ToolCounts, ToolStats
 from jupyter_mcp.tools.tool import INFER, RunOn, Tool
 
 AnyFunction = Callable[..., Any]
@@ -87,6 +92,8 @@ class ToolServer:
         self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
+        self.stats = ToolStats()
+        self.calls.add_observer(self.stats)
         self.bus = ThreadSafeBus()
         self.clients_tracker = ClientTracker(self.bus)
         self.lowlevel = self._build_lowlevel(name, version, instructions)
@@ -158,6 +165,29 @@ class ToolServer:
     def connected_clients(self) -> list[ConnectedClient]:
         return self.clients_tracker.clients()
 
+    def status(self) -> dict[str, Any]:
+        """What is served and who uses it, as JSON (``GET /status`` on the HTTP app)."""
+        counts = self.stats.snapshot()
+        return {
+            "name": self.name,
+            "version": self.lowlevel.version,
+            "tools": [
+                {
+                    "name": tool.name,
+                    "title": tool.title,
+                    "description": tool.description,
+                    "enabled": self.registry.is_visible(tool),
+                    "tags": sorted(tool.tags),
+                    "run_on": tool.run_on,
+                    **counts.get(tool.name, ToolCounts()).to_json(),
+                }
+                for tool in self.registry.all().values()
+            ],
+            "clients": [asdict(client) for client in self.connected_clients()],
+            "listeners": self.bus.listener_count,
+            "calls": self.stats.total_calls,
+        }
+
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the full call path, as a client would (useful in tests and cells)."""
         return await self.calls.call(name, arguments, source="notebook")
@@ -178,8 +208,14 @@ class ToolServer:
         # Host/Origin are checked by the caller's middleware, before auth (see http.py).
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         return self.lowlevel.streamable_http_app(
-            streamable_http_path=path, json_response=json_response, transport_security=security
+            streamable_http_path=path,
+            json_response=json_response,
+            transport_security=security,
+            custom_starlette_routes=[Route("/status", self._status_endpoint, methods=["GET"])],
         )
+
+    async def _status_endpoint(self, request: Request) -> Response:
+        return JSONResponse(self.status())
 
     def protected_http_app(self, token: str, *, allowed_hosts: Collection[str] = (), path: str = "/mcp") -> ASGIApp:
         """``streamable_http_app`` behind Host/Origin checks and a bearer token."""

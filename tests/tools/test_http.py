@@ -164,3 +164,19 @@ async def test_capabilities_and_empty_lists_for_generic_clients() -> None:
             assert (await client.list_prompts()).prompts == []
             with pytest.warns(MCPDeprecationWarning, match="ping"):
                 assert await client.send_ping() == mt.EmptyResult()
+
+
+def test_status_endpoint_needs_the_token_and_reports_counts() -> None:
+    server = seed_server()
+    with served(server, "s3cret") as url:
+        status_url = url.removesuffix("/mcp") + "/status"
+        assert httpx.get(status_url).status_code == 401
+        anyio.run(server.call, "add", {"a": 1, "b": 2})
+        anyio.run(server.call, "divide", {"a": 1, "b": 0})
+        status = httpx.get(status_url, headers={"Authorization": "Bearer s3cret"}).json()
+    tools = {t["name"]: t for t in status["tools"]}
+    assert status["calls"] == 2
+    assert (tools["add"]["calls"], tools["add"]["errors"]) == (1, 0)
+    assert (tools["divide"]["calls"], tools["divide"]["errors"]) == (1, 1)
+    assert tools["find_products"]["tags"] == ["catalog", "search"]
+    assert tools["add"]["mean_duration"] > 0
