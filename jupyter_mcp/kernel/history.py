@@ -216,8 +216,13 @@ def format_record(record: CallRecord) -> str:
     args = _short(jsonable(record.arguments))
     line = f"{when}  {record.status:<9} {record.tool}({args})  {duration}  [{who}]"
     if record.error:
-        line += f"\n          {record.error.splitlines()[0] if record.error else ''}"
+        line += f"\n          {_short_error(record.error)}"
     return line
+
+
+def _short_error(error: str, limit: int = 160) -> str:
+    flat = " ".join(line.strip() for line in error.splitlines() if line.strip())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _short(arguments: Any, limit: int = 60) -> str:

@@ -23,6 +23,7 @@ import mcp_types as mt
 from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
 from jupyter_mcp.clientconfig import Target, config_for, server_name
+from jupyter_mcp.kernel.callresult import CallResult
 from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import JupyterMCP, load_settings
 from jupyter_mcp.kernel.history import CallHistory
@@ -183,9 +184,9 @@ class NotebookServer(ToolServer):
         """Call a tool through the same path a client uses; the call lands in ``history``."""
         runner = self._runner
         if runner is None or runner.loop is None:
-            return await self.calls.call(name, arguments, source="notebook")
+            return CallResult.wrap(await self.calls.call(name, arguments, source="notebook"))
         future = runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
-        return await asyncio.wrap_future(future)
+        return CallResult.wrap(await asyncio.wrap_future(future))
 
     def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
         """Start a call from synchronous code (a widget callback); returns a concurrent Future."""

@@ -34,7 +34,8 @@ FIXTURE_TOOLS = {
 
 
 def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path) -> None:
-    assert NODE.exists() and SUITE.exists(), "run ./dev.sh test: it installs tests/node (Node 22 + the suite)"
+    assert NODE.exists(), "run ./dev.sh test: it installs tests/node (Node 22 + the suite)"
+    assert SUITE.exists(), "run ./dev.sh test: it installs tests/node (Node 22 + the suite)"
     kernel.run(FIXTURES.read_text())
     url, token = endpoint(kernel)
 

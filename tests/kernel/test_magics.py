@@ -251,3 +251,19 @@ def test_renaming_the_function_in_a_rerun_cell_replaces_the_tool(kernel: Kernel)
     run_in_cell(kernel, "%%mcp_tool\ndef second() -> int: return 2", cell)
     run_in_cell(kernel, "%%mcp_tool\ndef other() -> int: return 3", str(uuid.uuid4()))
     assert kernel.value("sorted(server.tools)") == ["other", "second"]
+
+
+def test_notebook_call_result_displays_readably(kernel: Kernel) -> None:
+    kernel.run("%%mcp_tool\ndef add(a: int, b: int) -> int:\n    return a + b")
+    ok = kernel.run("await server.call('add', {'a': 1, 'b': 2})")
+    assert ok.text == 'ok\n{\n  "result": 3\n}'
+    assert "var(--jp-success-color1)" in ok.results[0]["text/html"]
+    bad = kernel.run("await server.call('add', {'a': 'x'})")
+    assert bad.text.splitlines() == [
+        "error",
+        "Invalid arguments for tool 'add':",
+        "- a: Input should be a valid integer, unable to parse string as an integer (got 'x')",
+        "- b: Field required",
+    ]
+    history = kernel.run("%mcp history").stdout
+    assert "Invalid arguments for tool 'add': - a: Input should be a valid integer" in history
