@@ -1,0 +1,14 @@
+"""ipywidgets 8 views of a ``NotebookServer``: tool cards and the server panel.
+
+Views only: they observe the registry and the call history, keep what they show in traitlets,
+and refresh at most 10 times a second. The server never depends on them.
+"""
+
+from __future__ import annotations
+
+from jupyter_mcp.widgets.card import ToolCard
+from jupyter_mcp.widgets.history import HistoryView
+from jupyter_mcp.widgets.panel import ServerPanel
+from jupyter_mcp.widgets.tryit import TryItForm
+
+__all__ = ["HistoryView", "ServerPanel", "ToolCard", "TryItForm"]

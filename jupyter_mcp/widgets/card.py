@@ -1,0 +1,196 @@
+"""``ToolCard``: what a ``%%mcp_tool`` cell shows — the tool's schema, state, a try-it form and its calls."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+import traitlets
+
+from jupyter_mcp.widgets._base import LiveBinding, PanelBox, Section
+from jupyter_mcp.widgets._html import badge, esc, frame, heading, pre, span, table
+from jupyter_mcp.widgets._style import style_widget
+from jupyter_mcp.widgets.format import first_line, format_duration
+from jupyter_mcp.widgets.model import CallRow, call_row, recent_records, tool_status
+from jupyter_mcp.widgets.render import call_list_html
+from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
+from jupyter_mcp.widgets.tryit import TryItForm
+
+if TYPE_CHECKING:
+    from jupyter_mcp.kernel.history import CallRecord, HistoryEvent
+    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.tools.tool import Tool
+
+RECENT_CALLS = 5
+_STATUS_TEXT = {
+    "live": "live",
+    "disabled": "disabled",
+    "replaced": "replaced by a newer cell run",
+    "removed": "removed",
+}
+
+
+class ToolCard(PanelBox):
+    """One tool: header with state and badges, parameters, enable toggle, try-it form, recent calls.
+
+    Example::
+
+        card = ToolCard(server, server.tools["add"])
+        card.status            # "live" | "disabled" | "replaced" | "removed"
+        card.enabled.value = False   # same as server.disable(names={"add"})
+    """
+
+    status = traitlets.Unicode("live")
+    recent: traitlets.List[CallRow] = traitlets.List()
+    """The tool's newest calls as ``CallRow`` dicts, newest first (frozen once the tool is replaced)."""
+
+    def __init__(self, server: NotebookServer, tool: Tool) -> None:
+        self.server, self.tool = server, tool
+        self._lock = threading.RLock()
+        self.header = widgets.HTML()
+        self.enabled = widgets.Checkbox(description="enabled", indent=False, tooltip="Serve this tool to clients")
+        self.try_it = TryItForm(server, tool)
+        self.calls_view = widgets.HTML()
+        top = widgets.HBox([self.header, self.enabled], layout=widgets.Layout(justify_content="space-between"))
+        parts = [style_widget(), top, widgets.HTML(schema_html(tool))]
+        parts += [Section("Try it", self.try_it, expanded=False), Section("Recent calls", self.calls_view)]
+        super().__init__(parts)
+        self.add_class("jmcp")
+        self.add_class("jmcp-frame")
+        self.add_class("jmcp-card")
+        self.enabled.observe(self._toggled, "value")
+        self._live = LiveBinding(server, self.refresh, wants=self._wants)
+        self.refresh()
+
+    def _wants(self, event: HistoryEvent, record: CallRecord | None) -> bool:
+        return record is None or record.tool == self.tool.name
+
+    def refresh(self) -> None:
+        """Re-read the tool's state and calls (the throttle calls this; safe from any thread)."""
+        with self._lock:
+            self.status = tool_status(self.server, self.tool)
+            if self.status in ("live", "disabled"):
+                records = recent_records(self.server.history, tool=self.tool.name, limit=RECENT_CALLS)
+                self.recent = [call_row(record) for record in records]
+            self._render()
+
+    def _render(self) -> None:
+        self.header.value = header_html(self.tool, self.status)
+        current = self.status in ("live", "disabled")
+        self.enabled.value = self.status == "live"
+        self.enabled.disabled = not current
+        self.try_it.active = self.status == "live"
+        self._live.follow_history(current)
+        self.calls_view.value = call_list_html(self.recent)
+
+    def _toggled(self, change: dict[str, Any]) -> None:
+        with self._lock:
+            if self.status not in ("live", "disabled") or change["new"] == (self.status == "live"):
+                return  # a refresh set the box, or the tool is no longer this card's
+            if change["new"]:
+                self.server.enable(names={self.tool.name})
+            else:
+                self.server.disable(names={self.tool.name})
+        self._live.throttle.flush()
+
+    def close(self) -> None:
+        self._live.close()
+        super().close()
+
+    def fallback_text(self) -> str:
+        params = ", ".join(self.tool.input_schema.get("properties", {}))
+        lines = [f"MCP tool '{self.tool.name}({params})' {_STATUS_TEXT[self.status]} at {self.server.url}"]
+        if self.tool.description:
+            lines.append(f"  {first_line(self.tool.description)}")
+        lines += [f"  {_parameter_text(row)}" for row in parameter_rows(self._input_schema())]
+        returns = output_summary(self.tool.output_schema)
+        if returns:
+            lines.append(f"  returns {returns}")
+        return "\n".join(lines)
+
+    def fallback_html(self) -> str:
+        url = span(f"served at {self.server.url}", "jmcp-muted") if self.server.url else ""
+        return frame(header_html(self.tool, self.status) + url + schema_html(self.tool, raw=False), "jmcp-card")
+
+    def _input_schema(self) -> dict[str, Any]:
+        return self.tool.to_mcp(dereference_schemas=True).input_schema
+
+
+def header_html(tool: Tool, status: str) -> str:
+    """Name, title, status, annotation badges, tags, run mode and timeout."""
+    title = tool.title or (tool.annotations.title if tool.annotations else None)
+    parts = [span(tool.name, "jmcp-name")]
+    if title:
+        parts.append(span(title, "jmcp-title"))
+    parts.append(badge(_STATUS_TEXT[status], status))
+    parts += annotation_badges(tool)
+    parts += [badge(f"#{tag}", "tag") for tag in sorted(tool.tags)]
+    thread = "main thread" if tool.run_on == "main" else "worker thread"
+    limit = f"timeout {format_duration(tool.timeout)}" if tool.timeout else "no timeout"
+    parts.append(span(f"{thread} · {limit}", "jmcp-muted"))
+    return f'<div class="jmcp-head">{" ".join(parts)}</div>'
+
+
+def annotation_badges(tool: Tool) -> list[str]:
+    """Badges for the hints the tool declares (nothing for hints left unset)."""
+    hints = tool.annotations
+    if hints is None:
+        return []
+    badges = []
+    if hints.read_only_hint:
+        badges.append(badge("read-only", "readonly", "readOnlyHint: changes nothing"))
+    if hints.destructive_hint:
+        badges.append(badge("destructive", "destructive", "destructiveHint: changes cannot be undone"))
+    if hints.idempotent_hint:
+        badges.append(badge("idempotent", "idempotent", "idempotentHint: repeating a call changes nothing more"))
+    if hints.open_world_hint is not None:
+        world = "open-world" if hints.open_world_hint else "closed-world"
+        badges.append(badge(world, "world", "openWorldHint: talks to external systems or not"))
+    return badges
+
+
+def schema_html(tool: Tool, *, raw: bool = True) -> str:
+    """Description, the parameter table, what it returns, and (``raw``) the JSON schemas folded away."""
+    mcp_tool = tool.to_mcp(dereference_schemas=True)
+    parts = []
+    if tool.description:
+        parts.append(f'<div class="jmcp-description">{esc(tool.description)}</div>')
+    parts.append(parameters_html(parameter_rows(mcp_tool.input_schema)))
+    returns = output_summary(tool.output_schema)
+    parts.append(f"<div>Returns {span(returns, 'jmcp-mono')}</div>" if returns else "")
+    if raw:
+        parts.append(_raw_schemas(mcp_tool.input_schema, mcp_tool.output_schema))
+    return "".join(parts)
+
+
+def parameters_html(rows: list[ParameterRow]) -> str:
+    if not rows:
+        return heading("Parameters") + span("No parameters.", "jmcp-muted")
+    cells = [
+        [
+            f"<code>{esc(row['name'])}</code>",
+            f"<code>{esc(row['type'])}</code>",
+            "required" if row["required"] else span("optional", "jmcp-muted"),
+            f"<code>{esc(row['default'])}</code>" if row["default"] else "",
+            esc(", ".join(row["constraints"])),
+            esc(row["description"]),
+        ]
+        for row in rows
+    ]
+    headers = ["parameter", "type", "required", "default", "constraints", "description"]
+    return heading("Parameters") + table(headers, cells, "jmcp-params")
+
+
+def _raw_schemas(input_schema: dict[str, Any], output_schema: dict[str, Any] | None) -> str:
+    body = heading("Input schema") + pre(json.dumps(input_schema, indent=2, ensure_ascii=False))
+    if output_schema is not None:
+        body += heading("Output schema") + pre(json.dumps(output_schema, indent=2, ensure_ascii=False))
+    return f"<details><summary>JSON schemas</summary>{body}</details>"
+
+
+def _parameter_text(row: ParameterRow) -> str:
+    text = f"{row['name']}: {row['type']}"
+    text += " (required)" if row["required"] else f" = {row['default']}" if row["default"] else " (optional)"
+    return f"{text} — {row['description']}" if row["description"] else text

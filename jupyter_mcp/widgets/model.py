@@ -1,0 +1,148 @@
+"""What the panels show, computed from the server's state as plain data (no widgets, no HTML).
+
+Each function reads the registry, the history, the stats or the client tracker and returns typed
+rows; the views turn rows into HTML. Reading is cheap and lock-light, so panels may call these on
+every throttled refresh.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, TypedDict
+
+from jupyter_mcp.widgets.format import era_of, format_clock, format_duration, short_arguments
+
+if TYPE_CHECKING:
+    from jupyter_mcp.kernel.history import CallHistory, CallRecord
+    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.tools.tool import Tool
+
+ToolStatus = Literal["live", "disabled", "replaced", "removed"]
+STATUSES = ("running", "ok", "error", "timeout", "cancelled")
+
+
+class CallRow(TypedDict):
+    """One call as a history row."""
+
+    id: str
+    time: str
+    client: str
+    tool: str
+    arguments: str
+    duration: str
+    status: str
+    progress: float | None
+    """Fraction done (0..1) of a running call that reported progress with a total."""
+    progress_text: str
+    error: str
+
+
+class ToolRow(TypedDict):
+    """One tool in the server panel's tools table."""
+
+    name: str
+    enabled: bool
+    calls: int
+    errors: int
+    running: int
+    mean_duration: str
+
+
+class ClientRow(TypedDict):
+    """One connected client."""
+
+    name: str
+    version: str
+    era: str
+    kind: str
+    since: str
+
+
+def tool_status(server: NotebookServer, tool: Tool) -> ToolStatus:
+    """``live`` or ``disabled`` while ``tool`` is the registered one; else ``replaced``/``removed``."""
+    current = server.tools.get(tool.name)
+    if current is None:
+        return "removed"
+    if current is not tool:
+        return "replaced"
+    return "live" if server.registry.is_visible(tool) else "disabled"
+
+
+def call_row(record: CallRecord) -> CallRow:
+    """The row for one call record (safe to call while another thread updates the record)."""
+    latest = record.latest_progress
+    fraction = None
+    if record.status == "running" and latest is not None and latest.total:
+        fraction = max(0.0, min(1.0, latest.progress / latest.total))
+    return CallRow(
+        id=record.id,
+        time=format_clock(record.started_at),
+        client=_client_label(record),
+        tool=record.tool,
+        arguments=short_arguments(record.arguments),
+        duration=format_duration(record.duration),
+        status=record.status,
+        progress=fraction,
+        progress_text=_progress_text(record),
+        error=(record.error or "").strip().splitlines()[-1] if record.error else "",
+    )
+
+
+def _client_label(record: CallRecord) -> str:
+    if record.client_name:
+        return f"{record.client_name} {record.client_version or ''}".strip()
+    return record.source
+
+
+def _progress_text(record: CallRecord) -> str:
+    latest = record.latest_progress
+    if record.status != "running" or latest is None:
+        return ""
+    amount = f"{latest.progress:g}/{latest.total:g}" if latest.total else f"{latest.progress:g}"
+    return f"{amount} {latest.message}" if latest.message else amount
+
+
+def recent_records(
+    history: CallHistory, *, tool: str | None = None, status: str | None = None, limit: int = 20
+) -> list[CallRecord]:
+    """The newest ``limit`` records (newest first), optionally only one tool's or one status'."""
+    picked: list[CallRecord] = []
+    for record in reversed(list(history)):
+        if (tool is None or record.tool == tool) and (status is None or record.status == status):
+            picked.append(record)
+            if len(picked) >= limit:
+                break
+    return picked
+
+
+def tool_rows(server: NotebookServer) -> list[ToolRow]:
+    """Every registered tool with its call counters."""
+    counts = server.stats.snapshot()
+    rows = []
+    for tool in server.tools.values():
+        stats = counts.get(tool.name)
+        rows.append(
+            ToolRow(
+                name=tool.name,
+                enabled=server.registry.is_visible(tool),
+                calls=stats.calls if stats else 0,
+                errors=stats.errors if stats else 0,
+                running=stats.running if stats else 0,
+                mean_duration=format_duration(stats.mean_duration) if stats and stats.finished else "",
+            )
+        )
+    return rows
+
+
+def client_rows(server: NotebookServer) -> list[ClientRow]:
+    """Connected clients, oldest connection first."""
+    clients = sorted(server.connected_clients(), key=lambda c: c.since)
+    return [
+        ClientRow(
+            name=c.name,
+            version=c.version,
+            era=era_of(c.protocol_version),
+            kind=c.kind,
+            since=format_clock(c.since),
+        )
+        for c in clients
+    ]

@@ -1,0 +1,239 @@
+"""HTML for calls: rows, a collapsible JSON tree, content blocks, and a call's full detail."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from jupyter_mcp.widgets._html import esc, heading, pre, progress_bar, span, status_html, table
+from jupyter_mcp.widgets.format import format_clock, format_count, format_duration
+from jupyter_mcp.widgets.model import CallRow
+
+if TYPE_CHECKING:
+    from jupyter_mcp.kernel.history import CallRecord
+
+MAX_ITEMS = 100
+"""Items shown per JSON array/object level; the rest are counted, not rendered."""
+_TABLE_SEPARATOR = re.compile(r"^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?$")
+
+CALL_HEADERS = ("time", "status", "client", "tool", "arguments", "duration")
+
+
+# ---- rows ----------------------------------------------------------------------------------------
+
+
+def call_row_html(row: CallRow, *, selected: bool = False) -> str:
+    """One history row: a CSS grid line (progress bar under the arguments while running)."""
+    arguments = esc(row["arguments"])
+    if row["progress_text"]:
+        arguments += " " + span(row["progress_text"], "jmcp-muted")
+    if row["progress"] is not None:
+        arguments += progress_bar(row["progress"])
+    elif row["error"]:
+        arguments += "<br>" + span(row["error"], "jmcp-error")
+    cells = [
+        span(row["time"], "jmcp-muted"),
+        status_html(row["status"]),
+        span(row["client"], title=row["client"]),
+        span(row["tool"], "jmcp-mono"),
+        f'<span title="{esc(row["arguments"])}">{arguments}</span>',
+        span(row["duration"], "jmcp-num"),
+    ]
+    cls = "jmcp-callrow jmcp-selected" if selected else "jmcp-callrow"
+    return f'<div class="{cls}" data-call="{esc(row["id"])}">{"".join(cells)}</div>'
+
+
+def call_header_html() -> str:
+    cells = "".join(span(h, "jmcp-num" if h == "duration" else "") for h in CALL_HEADERS)
+    return f'<div class="jmcp-callrow jmcp-header">{cells}</div>'
+
+
+def call_list_html(rows: Sequence[CallRow], empty: str = "No calls yet.") -> str:
+    """A static list of rows with a header (tool cards, text/HTML fallbacks)."""
+    if not rows:
+        return span(empty, "jmcp-muted")
+    return call_header_html() + "".join(call_row_html(row) for row in rows)
+
+
+# ---- JSON ----------------------------------------------------------------------------------------
+
+
+def json_tree(value: Any, *, open_depth: int = 2, key: str | None = None, depth: int = 0) -> str:
+    """``value`` as nested ``<details>`` (collapsible with no script); levels below ``open_depth`` start closed."""
+    label = f'<span class="jmcp-k">{esc(json.dumps(key))}</span>: ' if key is not None else ""
+    is_open = depth < open_depth
+    if isinstance(value, Mapping) and value:
+        items = list(value.items())
+        children = [json_tree(v, open_depth=open_depth, key=str(k), depth=depth + 1) for k, v in items[:MAX_ITEMS]]
+        return _branch(label, "{}", format_count(len(items), "key"), children, total=len(items), is_open=is_open)
+    if isinstance(value, list) and value:
+        children = [json_tree(v, open_depth=open_depth, depth=depth + 1) for v in value[:MAX_ITEMS]]
+        return _branch(label, "[]", format_count(len(value), "item"), children, total=len(value), is_open=is_open)
+    leaf = f"<div>{label}{_scalar(value)}</div>"
+    return f'<div class="jmcp-json">{leaf}</div>' if depth == 0 else leaf
+
+
+def _branch(label: str, brackets: str, size: str, children: list[str], *, total: int, is_open: bool) -> str:
+    more = f"<li>{span(f'… {total - MAX_ITEMS} more', 'jmcp-muted')}</li>" if total > MAX_ITEMS else ""
+    body = "".join(f"<li>{child}</li>" for child in children) + more
+    summary = f"{label}{brackets[0]} {span(size, 'jmcp-muted')} {brackets[1]}"
+    details = f"<details{' open' if is_open else ''}><summary>{summary}</summary><ul>{body}</ul></details>"
+    return details if label else f'<div class="jmcp-json">{details}</div>'
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return span(json.dumps(value, ensure_ascii=False), "jmcp-s")
+    if isinstance(value, bool) or value is None:
+        return span(json.dumps(value), "jmcp-b")
+    if isinstance(value, int | float):
+        return span(json.dumps(value), "jmcp-n")
+    if isinstance(value, Mapping | list):
+        return span("{}" if isinstance(value, Mapping) else "[]", "jmcp-muted")
+    return span(repr(value), "jmcp-s")
+
+
+# ---- content blocks ------------------------------------------------------------------------------
+
+
+def content_html(blocks: Sequence[Mapping[str, Any]]) -> str:
+    """MCP content blocks rendered: text (markdown tables as tables), images, audio, resources."""
+    return "".join(_block_html(block) for block in blocks)
+
+
+def _block_html(block: Mapping[str, Any]) -> str:
+    kind = block.get("type")
+    if kind == "text":
+        return _text_html(str(block.get("text", "")))
+    if kind in ("image", "audio"):
+        return _media_html(block)
+    if kind == "resource_link":
+        return f"<div>🔗 {span(block.get('name') or '', 'jmcp-mono')} {span(block.get('uri', ''), 'jmcp-muted')}</div>"
+    if kind == "resource":
+        return _resource_html(block.get("resource") or {})
+    return pre(json.dumps(block, ensure_ascii=False, indent=2))
+
+
+def _text_html(text: str) -> str:
+    split = split_markdown_table(text)
+    if split is None:
+        return pre(text)
+    rows, note = split
+    body = table(rows[0], [[esc(cell) for cell in row] for row in rows[1:]])
+    return body + (f"<div>{span(note, 'jmcp-muted')}</div>" if note else "")
+
+
+def split_markdown_table(text: str) -> tuple[list[list[str]], str] | None:
+    """A leading GitHub markdown table's cells (header row first) and the text after it, else ``None``."""
+    lines = text.strip().splitlines()
+    count = next((i for i, line in enumerate(lines) if not line.strip().startswith("|")), len(lines))
+    if count < 2 or not _TABLE_SEPARATOR.match(lines[1].strip()):
+        return None
+    rows = [_cells(line) for i, line in enumerate(lines[:count]) if i != 1]
+    return rows, "\n".join(lines[count:]).strip()
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip().strip("|")
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", inner)]
+
+
+def _media_html(block: Mapping[str, Any]) -> str:
+    mime, data = str(block.get("mimeType", "")), block.get("data")
+    if not data:
+        size = block.get("truncated")
+        return span(f"[{block.get('type')} {mime}, {size or '?'} bytes of base64, not kept]", "jmcp-muted")
+    source = f"data:{esc(mime)};base64,{esc(data)}"
+    if block.get("type") == "audio":
+        return f'<audio controls src="{source}"></audio>'
+    return f'<img class="jmcp-img" alt="{esc(mime)}" src="{source}">'
+
+
+def _resource_html(resource: Mapping[str, Any]) -> str:
+    uri = span(resource.get("uri", ""), "jmcp-muted")
+    if "text" in resource:
+        return f"<div>{uri}</div>{pre(str(resource['text']))}"
+    kind = resource.get("mimeType", "binary")
+    return f"<div>{uri} {span(f'({kind} blob)', 'jmcp-muted')}</div>"
+
+
+# ---- results and details -------------------------------------------------------------------------
+
+
+def outcome_html(
+    structured: Any, content: Sequence[Mapping[str, Any]], *, is_error: bool, error: str | None = None
+) -> str:
+    """A call's result: error first, then the structured result as a tree, then the content blocks."""
+    parts = []
+    if is_error or error:
+        message = error or " ".join(str(b.get("text", "")) for b in content if b.get("type") == "text")
+        parts.append(heading("Error") + pre(message.strip() or "(no message)", "jmcp-error"))
+    if structured is not None:
+        parts.append(heading("Structured result") + json_tree(structured))
+    if content and not is_error:
+        parts.append(heading("Content") + content_html(content))
+    return "".join(parts)
+
+
+def record_detail_html(record: CallRecord) -> str:
+    """Everything about one call: arguments, result, error and traceback, output, logs, progress."""
+    parts = [
+        _detail_header(record),
+        heading("Arguments") + json_tree(record.arguments),
+        _result_or_progress(record),
+        _traceback(record),
+        _output(record),
+        _logs(record),
+    ]
+    return '<div class="jmcp-detail">' + "".join(parts) + "</div>"
+
+
+def _detail_header(record: CallRecord) -> str:
+    who = f"{record.client_name} {record.client_version or ''}".strip() if record.client_name else record.source
+    bits = [
+        span(record.tool, "jmcp-name"),
+        status_html(record.status),
+        span(f"{format_clock(record.started_at)} · {format_duration(record.duration)} · {who}", "jmcp-muted"),
+    ]
+    if record.protocol_version:
+        bits.append(span(f"protocol {record.protocol_version}", "jmcp-muted"))
+    bits.append(span(f"id {record.id}", "jmcp-muted"))
+    late = f"<div class='jmcp-status-timeout'>{esc(record.late)}</div>" if record.late else ""
+    return f'<div class="jmcp-head">{" ".join(bits)}</div>{late}'
+
+
+def _result_or_progress(record: CallRecord) -> str:
+    if record.status == "running":
+        latest = record.latest_progress
+        if latest is None:
+            return heading("Running") + span("waiting for the result…", "jmcp-muted")
+        total = f"/{latest.total:g}" if latest.total else ""
+        bar = progress_bar(latest.progress / latest.total) if latest.total else ""
+        return heading("Progress") + f"<div>{latest.progress:g}{total} {esc(latest.message or '')}</div>{bar}"
+    return outcome_html(record.structured, record.content, is_error=record.is_error, error=record.error)
+
+
+def _traceback(record: CallRecord) -> str:
+    if not record.traceback:
+        return ""
+    return f"<details><summary>Traceback</summary>{pre(record.traceback, 'jmcp-traceback')}</details>"
+
+
+def _output(record: CallRecord) -> str:
+    parts = []
+    if record.stdout:
+        parts.append(heading("stdout") + pre(record.stdout))
+    if record.stderr:
+        parts.append(heading("stderr") + pre(record.stderr, "jmcp-stderr"))
+    return "".join(parts)
+
+
+def _logs(record: CallRecord) -> str:
+    if not record.logs:
+        return ""
+    rows = [
+        [span(format_clock(e.at), "jmcp-muted"), esc(e.level), esc(e.logger or ""), esc(e.message)] for e in record.logs
+    ]
+    return heading("Log messages") + table(["time", "level", "logger", "message"], rows)
