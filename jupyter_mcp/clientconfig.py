@@ -29,6 +29,8 @@ class Target:
     headers: dict[str, str]
     connect_target: str | None = None
     connect_args: tuple[str, ...] = ()
+    command: str = "jupyter-mcp"
+    """The executable stdio clients start (the CLI puts its absolute path here)."""
 
 
 def server_name(notebook_path: str | None, kernel_id: str) -> str:
@@ -55,7 +57,7 @@ def _stdio_entry(target: Target) -> dict[str, Any]:
     if target.connect_target:
         args.append(target.connect_target)
     args.extend(target.connect_args)
-    return {"command": "jupyter-mcp", "args": args}
+    return {"command": target.command, "args": args}
 
 
 def inspector_command(target: Target) -> str:

@@ -1,0 +1,118 @@
+"""``jupyter-mcp config CLIENT [TARGET] [--install]``: the exact config an MCP client needs.
+
+``claude`` prints a claude_desktop_config.json entry that starts ``jupyter-mcp connect`` (it
+follows the notebook across kernel restarts); ``vscode`` and ``cursor`` print HTTP entries
+with the live server's URL and token; ``inspector`` prints an MCP Inspector command line.
+``--install`` merges the ``claude`` entry into Claude Desktop's config file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jupyter_mcp.cli.errors import CLIError
+from jupyter_mcp.clientconfig import CLIENTS, Target, config_for, server_name
+
+if TYPE_CHECKING:
+    from jupyter_mcp.cli.targets import TargetSpec
+    from jupyter_mcp.discovery import ServerInfo
+
+
+def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "config",
+        parents=[common],
+        help="print the config a client needs (claude, vscode, cursor, inspector)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("client", choices=CLIENTS, metavar="CLIENT", help=f"one of: {', '.join(CLIENTS)}")
+    parser.add_argument(
+        "target", nargs="?", metavar="TARGET", help="notebook path (.ipynb) or kernel id; omit when only one serves"
+    )
+    parser.add_argument("--name", help="server name in the client's config (default: the notebook's name)")
+    parser.add_argument("--command", help="claude: the jupyter-mcp executable to start (default: this one)")
+    parser.add_argument("--install", action="store_true", help="claude: merge the entry into Claude Desktop's config")
+    parser.add_argument(
+        "--config-file",
+        type=Path,
+        metavar="PATH",
+        help="claude --install: the config file (default: $JUPYTER_MCP_CLAUDE_CONFIG, else Claude Desktop's)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.client != "claude" and (args.install or args.config_file or args.command):
+        raise CLIError("--install, --config-file and --command are for the claude client only")
+    if args.config_file and not args.install:
+        raise CLIError("--config-file goes with --install")
+    target = build_target(args.client, args.target, args.name, args.command)
+    config = config_for(args.client, target)
+    if args.install:
+        return _install(config, args.config_file)
+    print(config["command"] if args.client == "inspector" else json.dumps(config, indent=2))
+    return 0
+
+
+def build_target(client: str, text: str | None, name: str | None, command: str | None) -> Target:
+    """The ``Target`` for TARGET: a live server, or (claude only) a notebook that may start later."""
+    from jupyter_mcp.cli.targets import parse_target
+
+    spec = parse_target(text)
+    info = _live(spec, required=client != "claude")
+    if info is None:
+        path = os.path.abspath(spec.value)
+        return Target(name or server_name(path, ""), "", {}, connect_target=path, command=command or own_command())
+    return Target(
+        name=name or server_name(info.notebook_path, info.kernel_id),
+        url=info.url,
+        headers={"Authorization": f"Bearer {info.token}"},
+        connect_target=info.notebook_path or info.kernel_id,
+        command=command or own_command(),
+    )
+
+
+def _live(spec: TargetSpec, *, required: bool) -> ServerInfo | None:
+    from jupyter_mcp import discovery
+    from jupyter_mcp.cli.targets import select
+
+    if spec.kind == "notebook" and not required:
+        from jupyter_mcp.cli.targets import matching
+
+        found = matching(spec, discovery.read_all())
+        return found[0] if found else None
+    try:
+        return select(spec, discovery.read_all())
+    except CLIError as exc:
+        if spec.kind == "notebook":
+            raise CLIError(
+                f"{exc}\nHTTP clients need a live server's URL and token; pin them across kernel restarts "
+                "with JUPYTER_MCP_PORT and JUPYTER_MCP_TOKEN, or use `jupyter-mcp config claude`, which "
+                "follows the notebook."
+            ) from None
+        raise
+
+
+def own_command() -> str:
+    """This jupyter-mcp executable's absolute path: desktop apps start servers with a minimal PATH."""
+    script = Path(sys.argv[0])
+    if script.name == "jupyter-mcp" and script.is_file():
+        return str(script.absolute())
+    return shutil.which("jupyter-mcp") or "jupyter-mcp"
+
+
+def _install(config: dict[str, Any], config_file: Path | None) -> int:
+    from jupyter_mcp.cli import claude_desktop
+
+    path = config_file or claude_desktop.config_path()
+    ((name, entry),) = config["mcpServers"].items()
+    outcome = claude_desktop.install(path, name, entry)
+    print(outcome.describe())
+    return 0

@@ -1,0 +1,128 @@
+"""A kernel without a front end, for ``serve``: start it, run cells, keep its output off stdout.
+
+Cell output (streams, results, tracebacks) and the kernel process's own stdout/stderr go to
+``log`` (stderr or a log file), never to a stdio client's JSON-RPC stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from jupyter_mcp.cli.errors import CLIError
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_SHUTDOWN_TIMEOUT = 10.0
+
+
+class HeadlessKernel:
+    """One kernel started with jupyter_client; ``run`` returns the error a cell raised, if any."""
+
+    def __init__(self, kernel_name: str, cwd: Path, env: Mapping[str, str], log: TextIO) -> None:
+        from jupyter_client.manager import AsyncKernelManager
+        from jupyter_core.paths import jupyter_runtime_dir
+
+        # Named like a Jupyter server's kernels, so discovery and `list` show a real kernel id.
+        connection_file = Path(jupyter_runtime_dir()) / f"kernel-{uuid.uuid4()}.json"
+        self.manager = AsyncKernelManager(kernel_name=kernel_name, connection_file=str(connection_file))
+        self.cwd = cwd
+        self.env = dict(env)
+        self.log = log
+        self.client: Any = None
+        self._drain: asyncio.Task[None] | None = None
+
+    @property
+    def kernel_id(self) -> str:
+        return Path(self.manager.connection_file).stem.removeprefix("kernel-")
+
+    async def start(self) -> None:
+        from jupyter_client.kernelspec import NoSuchKernel
+
+        try:
+            await self.manager.start_kernel(env=self.env, cwd=str(self.cwd), stdout=self.log, stderr=self.log)
+        except NoSuchKernel:
+            name = self.manager.kernel_name
+            raise CLIError(f"no kernel named {name!r} is installed (see: jupyter kernelspec list)") from None
+        self.client = self.manager.client()
+        self.client.start_channels()
+        try:
+            await self.client.wait_for_ready(timeout=60)
+        except RuntimeError as exc:
+            raise CLIError(f"the kernel did not start: {exc}") from None
+
+    async def run(self, code: str, *, silent: bool = False) -> dict[str, Any] | None:
+        """Execute ``code``; its output goes to the log. Returns the error content when it raised."""
+        failure: dict[str, Any] = {}
+
+        def output(message: dict[str, Any]) -> None:
+            if message["msg_type"] == "error":
+                failure.update(message["content"])
+            self._write_output(message)
+
+        reply = await self.until_dead(
+            self.client.execute_interactive(code, silent=silent, allow_stdin=False, output_hook=output)
+        )
+        if reply["content"]["status"] == "ok":
+            return None
+        return failure or dict(reply["content"])
+
+    async def until_dead(self, work: Any) -> Any:
+        """Await ``work``, unless the kernel process dies first."""
+        task = asyncio.ensure_future(work)
+        death = asyncio.ensure_future(self.died())
+        try:
+            done, _ = await asyncio.wait({task, death}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            death.cancel()
+        if task not in done:
+            task.cancel()
+            raise CLIError("the kernel died")
+        return task.result()
+
+    async def died(self, interval: float = 0.5) -> None:
+        """Returns once the kernel process is gone."""
+        while await self.manager.is_alive():  # noqa: ASYNC110 - a kernel process has no exit event to await
+            await asyncio.sleep(interval)
+
+    def follow_output(self) -> None:
+        """Keep writing output the kernel produces later (threads, tools) to the log."""
+        self._drain = asyncio.ensure_future(self._follow())
+
+    async def _follow(self) -> None:
+        while True:
+            self._write_output(await self.client.get_iopub_msg())
+
+    def _write_output(self, message: dict[str, Any]) -> None:
+        kind, content = message["msg_type"], message["content"]
+        if kind == "stream":
+            text = content["text"]
+        elif kind == "error":
+            text = "\n".join(content.get("traceback", [])) + "\n"
+        elif kind in ("execute_result", "display_data"):
+            text = content.get("data", {}).get("text/plain", "") + "\n"
+        else:
+            return
+        self.log.write(_ANSI.sub("", text))
+        self.log.flush()
+
+    async def shutdown(self) -> None:
+        """Ask the kernel to exit (it removes its discovery file), killing it if it does not."""
+        if self._drain is not None:
+            self._drain.cancel()
+        if self.client is not None:
+            self.client.stop_channels()
+        if self.manager.has_kernel:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.manager.shutdown_kernel(now=False), _SHUTDOWN_TIMEOUT)
+        if await self.manager.is_alive():
+            await self.manager.shutdown_kernel(now=True)
+
+
+def plain(text: str) -> str:
+    """``text`` without terminal colour codes (tracebacks come coloured)."""
+    return _ANSI.sub("", text)

@@ -1,0 +1,208 @@
+"""``jupyter-mcp serve NOTEBOOK.ipynb``: run a notebook headless and serve the tools it defines.
+
+Starts a kernel, runs the notebook top to bottom (or only cells tagged ``mcp`` with --tagged),
+then serves its %%mcp_tool tools: over stdio (for a client that starts this command) or over
+streamable HTTP (URL and token printed on stderr). A cell that raises stops startup with its
+cell number and a non-zero exit. Kernel output goes to stderr or --log, never to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+
+from jupyter_mcp.cli.errors import CLIError
+
+if TYPE_CHECKING:
+    from jupyter_mcp.cli.headless import HeadlessKernel
+    from jupyter_mcp.cli.notebook import Notebook
+    from jupyter_mcp.discovery import ServerInfo
+
+
+def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        parents=[common],
+        help="run a notebook headless and serve its tools (stdio or HTTP)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("notebook", metavar="NOTEBOOK.ipynb", type=Path)
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
+    parser.add_argument("--host", help="HTTP: interface to bind (default 127.0.0.1; others need the token anyway)")
+    parser.add_argument("--port", type=_port, help="HTTP: port to bind (default: a free one)")
+    parser.add_argument("--token", help="HTTP: bearer token clients must send (default: a random one)")
+    parser.add_argument("--kernel", metavar="NAME", help="kernel to start (default: the notebook's, else python3)")
+    parser.add_argument("--cwd", type=Path, metavar="DIR", help="kernel working directory (default: the notebook's)")
+    parser.add_argument("--tagged", action="store_true", help="run only the cells tagged 'mcp'")
+    parser.add_argument("--log", type=Path, metavar="FILE", help="append kernel output here instead of stderr")
+    parser.set_defaults(run=run)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number (0-65535): {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from jupyter_mcp.cli import notebook as notebooks
+
+    _check_options(args)
+    notebook = notebooks.load(args.notebook.resolve(), tagged=args.tagged)
+    cwd = (args.cwd or notebook.path.parent).resolve()
+    if not cwd.is_dir():
+        raise CLIError(f"--cwd: not a directory: {cwd}")
+    stdout = _claim_stdout() if args.transport == "stdio" else None
+    log = _open_log(args.log)
+    try:
+        return asyncio.run(_serve(args, notebook, cwd, log, stdout))
+    finally:
+        if log is not sys.stderr:
+            log.close()
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    if args.transport == "stdio":
+        given = [f"--{name}" for name in ("host", "port", "token") if getattr(args, name) is not None]
+        if given:
+            raise CLIError(f"{', '.join(given)} only apply to --transport http")
+    elif args.port:
+        _check_port_free(args.host or "127.0.0.1", args.port)
+
+
+def _check_port_free(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CLIError(f"cannot bind {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _claim_stdout() -> BinaryIO:
+    from jupyter_mcp.cli.stdio import claim_stdout
+
+    return claim_stdout()
+
+
+def _open_log(path: Path | None) -> TextIO:
+    if path is None:
+        return sys.stderr
+    try:
+        return path.open("a", encoding="utf-8")
+    except OSError as exc:
+        raise CLIError(f"--log: cannot open {path}: {exc.strerror or exc}") from None
+
+
+async def _serve(args: argparse.Namespace, notebook: Notebook, cwd: Path, log: TextIO, stdout: BinaryIO | None) -> int:
+    from jupyter_mcp.cli.headless import HeadlessKernel
+
+    kernel = HeadlessKernel(args.kernel or notebook.kernel_name or "python3", cwd, _kernel_env(args, notebook), log)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(signum, stop.set)
+    work = asyncio.ensure_future(_start_and_serve(kernel, notebook, args, stdout))
+    stopper = asyncio.ensure_future(stop.wait())
+    try:
+        done, _ = await asyncio.wait({work, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if work in done:
+            return work.result()
+        work.cancel()
+        await asyncio.gather(work, return_exceptions=True)
+        _say("stopping: shutting the kernel down")
+        return 0
+    finally:
+        stopper.cancel()
+        await kernel.shutdown()
+
+
+def _kernel_env(args: argparse.Namespace, notebook: Notebook) -> dict[str, str]:
+    env = {**os.environ, "JPY_SESSION_NAME": str(notebook.path)}
+    if args.port is not None:
+        env["JUPYTER_MCP_PORT"] = str(args.port)
+    if args.token is not None:
+        env["JUPYTER_MCP_TOKEN"] = args.token
+    return env
+
+
+async def _start_and_serve(kernel: HeadlessKernel, notebook: Notebook, args: argparse.Namespace, stdout: Any) -> int:
+    await kernel.start()
+    await _execute(kernel, notebook, args.host)
+    info = _served(kernel, notebook, args.tagged)
+    kernel.follow_output()
+    if stdout is None:
+        _announce(info, notebook)
+        await kernel.died()
+    else:
+        await _bridge(kernel, stdout)
+        return 0
+    raise CLIError("the kernel died; its tools are gone")
+
+
+async def _execute(kernel: HeadlessKernel, notebook: Notebook, host: str | None) -> None:
+    from jupyter_mcp.cli.headless import plain
+
+    loads_itself = any("load_ext jupyter_mcp" in cell.source for cell in notebook.cells)
+    failure = await kernel.run(_setup_code(host, load=not loads_itself), silent=True)
+    if failure is not None:
+        raise CLIError(f"could not load jupyter_mcp in the kernel: {failure.get('evalue', failure)}")
+    for cell in notebook.cells:
+        failure = await kernel.run(cell.source)
+        if failure is not None:
+            error = f"{failure.get('ename', 'Error')}: {plain(str(failure.get('evalue', '')))}"
+            raise CLIError(f"cell {cell.number} of {notebook.path.name} raised {error}\n    {cell.first_line}")
+
+
+def _setup_code(host: str | None, *, load: bool) -> str:
+    """Set the host before any tool starts the server; load the extension if the cells do not."""
+    lines = ["def _jupyter_mcp_setup():", "    import jupyter_mcp"]
+    if load:
+        lines.append("    get_ipython().run_line_magic('load_ext', 'jupyter_mcp')")
+    if host is not None:
+        lines += [
+            "    from jupyter_mcp.tools.serving import is_loopback",
+            "    server = jupyter_mcp.get_server()",
+            f"    server.settings.host = {host!r}",
+            f"    server.settings.allow_remote = not is_loopback({host!r})",
+        ]
+    return "\n".join([*lines, "_jupyter_mcp_setup()", "del _jupyter_mcp_setup"])
+
+
+def _served(kernel: HeadlessKernel, notebook: Notebook, tagged: bool) -> ServerInfo:
+    from jupyter_mcp import discovery
+
+    info = discovery.find(kernel.kernel_id)
+    if info is None or not info.tools:
+        which = "its cells tagged 'mcp' ran" if tagged else "it ran"
+        raise CLIError(f"{notebook.path.name}: {which}, but no %%mcp_tool cell registered a tool; nothing to serve")
+    return info
+
+
+def _announce(info: ServerInfo, notebook: Notebook) -> None:
+    names = ", ".join(info.tool_names)
+    _say(f"serving {len(info.tools)} tool(s) from {notebook.path} (kernel {info.kernel_id[:8]}): {names}")
+    _say(f"  URL:    {info.url}")
+    _say(f"  Header: Authorization: Bearer {info.token}")
+    _say("Stop with Ctrl-C.")
+
+
+async def _bridge(kernel: HeadlessKernel, stdout: BinaryIO) -> None:
+    """Serve the stdio client until it closes stdin (or the kernel dies)."""
+    from jupyter_mcp.cli.bridge import DiscoveryLocator, run_stdio
+    from jupyter_mcp.cli.targets import TargetSpec
+
+    locator = DiscoveryLocator(TargetSpec("kernel", kernel.kernel_id))
+    await kernel.until_dead(run_stdio(locator, stdout))
+
+
+def _say(text: str) -> None:
+    print(f"[jupyter-mcp] {text}", file=sys.stderr, flush=True)
