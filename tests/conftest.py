@@ -14,6 +14,9 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.serving import BackgroundServer
 
+# Jupyter server fixtures (jp_fetch, jp_serverapp, ...) for tests/serverext; must be registered here.
+pytest_plugins = ["pytest_jupyter.jupyter_server"]
+
 MODES = ["legacy", "auto"]
 """``legacy``: the 2025-11-25 initialize handshake. ``auto``: the 2026-07-28 stateless era."""
 

@@ -1,0 +1,63 @@
+"""``GET /api/mcp/servers`` and ``GET /api/mcp/config``: thin REST handlers for the labextension and users."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.extension.handler import ExtensionHandlerMixin
+from tornado import web
+
+from jupyter_mcp.clientconfig import CLIENTS
+from jupyter_mcp.serverext.config import ConfigRequest, client_config
+from jupyter_mcp.serverext.servers import describe_all
+from jupyter_mcp.serverext.services import Services
+
+AUTH_RESOURCE = "kernels"
+
+
+class _Base(ExtensionHandlerMixin, APIHandler):
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, name: str, services: Services) -> None:
+        super().initialize(name)
+        self.services = services
+
+
+class ServersHandler(_Base):
+    """Every live tool server of this Jupyter server's kernels."""
+
+    @web.authenticated
+    @authorized("read", resource=AUTH_RESOURCE)
+    async def get(self) -> None:
+        located = await self.services.directory.live()
+        entries = await describe_all(located, self.services.pool, self.base_url, self.services.status_timeout)
+        self.finish(json.dumps(entries))
+
+
+class ConfigHandler(_Base):
+    """A ready client config for a notebook's (or kernel's) stable Jupyter route."""
+
+    @web.authenticated
+    @authorized("read", resource=AUTH_RESOURCE)
+    def get(self) -> None:
+        client = self.get_query_argument("client", "claude")
+        if client not in CLIENTS:
+            raise web.HTTPError(400, f"client must be one of {', '.join(CLIENTS)}", reason="Unknown client")
+        notebook = self.get_query_argument("notebook", None)
+        kernel = self.get_query_argument("kernel", None)
+        if bool(notebook) == bool(kernel):
+            raise web.HTTPError(400, "give exactly one of notebook=PATH or kernel=ID", reason="Missing target")
+        request = ConfigRequest(client, notebook, kernel, self._public_origin(), self.base_url, self._token())
+        self.finish(json.dumps(client_config(request)))
+
+    def _public_origin(self) -> str:
+        return self.services.public_url.rstrip("/") or f"{self.request.protocol}://{self.request.host}"
+
+    def _token(self) -> str | None:
+        if not self.services.config_includes_token:
+            return None
+        token: Any = getattr(self.identity_provider, "token", "")
+        return str(token) if token else None

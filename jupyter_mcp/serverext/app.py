@@ -1,0 +1,90 @@
+"""``MCPExtensionApp``: wires the proxy and REST handlers into a Jupyter server.
+
+Routes (under the server's ``base_url``):
+
+- ``/mcp/kernels/<kernel_id>`` and ``/mcp/notebooks/<path>``: MCP streamable HTTP, proxied to the
+  kernel's in-kernel server with Jupyter's auth;
+- ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jupyter_server.extension.application import ExtensionApp
+from traitlets import Bool, Float, Integer, Unicode
+
+from jupyter_mcp._version import __version__
+from jupyter_mcp.serverext.api_handlers import ConfigHandler, ServersHandler
+from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
+from jupyter_mcp.serverext.services import Services
+from jupyter_mcp.serverext.upstream import ConnectionPool
+
+
+class MCPExtensionApp(ExtensionApp):
+    """Serve notebooks' MCP tools through this Jupyter server (auth, TLS, base_url, a stable URL)."""
+
+    name = "jupyter_mcp"
+    version = __version__
+    load_other_extensions = True
+
+    connect_timeout = Float(5.0, help="Seconds to wait when connecting to a kernel's tool server.").tag(config=True)
+    keepalive_interval = Float(
+        15.0,
+        help="Seconds an SSE response may stay silent before the proxy sends a keepalive comment (0: never).",
+    ).tag(config=True)
+    status_timeout = Float(
+        2.0, help="Seconds /api/mcp/servers waits for each kernel's live status before using its discovery file."
+    ).tag(config=True)
+    max_idle_connections = Integer(
+        8, help="Idle keep-alive connections kept open per kernel tool server (reused by later requests)."
+    ).tag(config=True)
+    idle_connection_timeout = Float(
+        3.0, help="Seconds an idle connection is kept; below the kernel server's own keep-alive timeout (5 s)."
+    ).tag(config=True)
+    discovery_dir = Unicode(
+        "", help="Directory of the kernels' jupyter-mcp-<kernel_id>.json files (default: the Jupyter runtime dir)."
+    ).tag(config=True)
+    public_url = Unicode(
+        "",
+        help="Scheme and host that clients use to reach this server, for /api/mcp/config "
+        "(e.g. https://hub.example.org); default: the host of the request.",
+    ).tag(config=True)
+    config_includes_token = Bool(
+        True, help="Whether /api/mcp/config embeds this server's token (else a placeholder to fill in)."
+    ).tag(config=True)
+
+    def initialize_settings(self) -> None:
+        assert self.serverapp is not None
+        self.services = Services(
+            directory=ToolServerDirectory(
+                self.serverapp.kernel_manager,
+                self.serverapp.session_manager,
+                Path(self.discovery_dir) if self.discovery_dir else None,
+            ),
+            pool=ConnectionPool(
+                connect_timeout=self.connect_timeout,
+                max_idle=self.max_idle_connections,
+                idle_timeout=self.idle_connection_timeout,
+            ),
+            keepalive_interval=self.keepalive_interval,
+            status_timeout=self.status_timeout,
+            public_url=self.public_url,
+            config_includes_token=self.config_includes_token,
+        )
+
+    def initialize_handlers(self) -> None:
+        options: dict[str, Any] = {"services": self.services}
+        self.handlers.extend(
+            [
+                (r"/mcp/kernels/(?P<kernel_id>[^/]+)/?", KernelProxyHandler, options),
+                (r"/mcp/notebooks/(?P<path>.+)", NotebookProxyHandler, options),
+                (r"/api/mcp/servers/?", ServersHandler, options),
+                (r"/api/mcp/config/?", ConfigHandler, options),
+            ]
+        )
+
+    async def stop_extension(self) -> None:
+        self.services.pool.close()

@@ -1,0 +1,59 @@
+"""Client configs that point at the Jupyter routes (``/api/mcp/config``), built by ``clientconfig``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from jupyter_mcp.clientconfig import Target, config_for, server_name
+from jupyter_mcp.serverext.servers import kernel_route, notebook_route
+
+TOKEN_PLACEHOLDER = "<JUPYTER_TOKEN>"  # noqa: S105 - a placeholder the user replaces, not a secret
+
+
+@dataclass(frozen=True)
+class ConfigRequest:
+    client: str
+    notebook: str | None
+    kernel_id: str | None
+    origin: str
+    """Scheme and host clients use to reach this Jupyter server, e.g. ``http://localhost:8888``."""
+    base_url: str
+    token: str | None
+    """The Jupyter token to embed; ``None`` puts a placeholder the user fills in."""
+
+
+class ConfigReply(TypedDict):
+    client: str
+    notebook: str | None
+    kernel_id: str | None
+    url: str
+    config: dict[str, Any]
+
+
+def client_config(request: ConfigRequest) -> ConfigReply:
+    url = request.origin + _route(request)
+    return {
+        "client": request.client,
+        "notebook": request.notebook,
+        "kernel_id": request.kernel_id,
+        "url": url,
+        "config": config_for(request.client, jupyter_target(request, url)),
+    }
+
+
+def jupyter_target(request: ConfigRequest, url: str) -> Target:
+    """HTTP clients send Jupyter's token header; Claude Desktop runs the stdio bridge to the same URL."""
+    token = request.token or TOKEN_PLACEHOLDER
+    return Target(
+        name=server_name(request.notebook, request.kernel_id or ""),
+        url=url,
+        headers={"Authorization": f"token {token}"},
+        connect_args=("--url", url, "--token", token),
+    )
+
+
+def _route(request: ConfigRequest) -> str:
+    if request.notebook:
+        return notebook_route(request.base_url, request.notebook.lstrip("/"))
+    return kernel_route(request.base_url, request.kernel_id or "")

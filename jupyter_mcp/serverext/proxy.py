@@ -1,0 +1,247 @@
+"""``/mcp/kernels/<id>`` and ``/mcp/notebooks/<path>``: Jupyter-authenticated reverse proxy to a
+kernel's in-kernel MCP server (streamable HTTP, both protocol eras).
+
+Bodies stream both ways: request chunks go upstream as they arrive (the request is authorized in
+``prepare``, before its body is read), response chunks go to the client as they arrive, so SSE
+events (progress notifications mid-call, ``subscriptions/listen``, the GET stream) are not held
+back. The client's Jupyter credentials stay here; upstream gets the kernel's bearer token.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from asyncio import Future
+from collections.abc import Awaitable
+from typing import Any
+from urllib.parse import urlsplit
+
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.extension.handler import ExtensionHandlerMixin
+from tornado import httputil, web
+
+from jupyter_mcp.discovery import ServerInfo
+from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
+from jupyter_mcp.serverext.keepalive import SSEKeepalive
+from jupyter_mcp.serverext.services import Services
+from jupyter_mcp.serverext.upstream import Exchange, Origin, UpstreamError
+
+logger = logging.getLogger(__name__)
+
+AUTH_RESOURCE = "kernels"
+AUTH_ACTION = "execute"  # calling a tool runs code in the kernel
+
+_HOP_BY_HOP = frozenset(
+    {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding"}
+    | {"upgrade", "proxy-connection"}
+)
+# Jupyter's credentials and browser context stay on this side; the kernel gets its own token.
+_NOT_UPSTREAM = _HOP_BY_HOP | {"host", "authorization", "cookie", "origin", "referer", "x-xsrftoken", "x-xsrf-token"}
+# Date and Server are this server's own; an upstream auth challenge would be about the kernel token.
+_NOT_DOWNSTREAM = _HOP_BY_HOP | {"date", "server", "set-cookie", "www-authenticate"}
+_SSE = "text/event-stream"
+_JSONRPC_SERVER_ERROR = -32000
+
+
+def upstream_headers(incoming: httputil.HTTPHeaders, info: ServerInfo) -> httputil.HTTPHeaders:
+    """The client's headers minus Jupyter's credentials, plus the kernel's Host and token."""
+    headers = httputil.HTTPHeaders()
+    for name, value in incoming.get_all():
+        if name.lower() not in _NOT_UPSTREAM:
+            headers.add(name, value)
+    headers["Host"] = urlsplit(info.url).netloc
+    headers["Authorization"] = f"Bearer {info.token}"
+    return headers
+
+
+def jsonrpc_error(status: int, message: str) -> str:
+    """A JSON-RPC error body: MCP clients show its message instead of a bare HTTP status."""
+    error = {"code": _JSONRPC_SERVER_ERROR, "message": message, "data": {"status": status}}
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": error})
+
+
+@web.stream_request_body
+class ProxyHandler(ExtensionHandlerMixin, APIHandler):
+    """Base: subclasses say which kernel (``locate``)."""
+
+    SUPPORTED_METHODS = ("GET", "POST", "DELETE", "OPTIONS")
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, name: str, services: Services) -> None:
+        super().initialize(name)
+        self.services = services
+        self._exchange: Exchange | None = None
+        self._keepalive: SSEKeepalive | None = None
+        self._content_type = ""
+        self._client_gone = False
+
+    async def locate(self) -> ServerInfo:
+        raise NotImplementedError
+
+    # ---- request: authorize, resolve and open upstream before the body arrives --------------------
+
+    async def prepare(self) -> None:  # type: ignore[override]
+        await _maybe(super().prepare())
+        if self.request.method != "OPTIONS":
+            await _maybe(self._open_upstream())
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def _open_upstream(self) -> None:
+        _no_delay(self.request)
+        try:
+            info = await self.locate()
+            origin = _origin(info)
+            headers = upstream_headers(self.request.headers, info)
+            method = self.request.method or "GET"
+            self._exchange = await Exchange.open(self.services.pool, origin, method, _upstream_path(info), headers)
+        except UnknownKernel as error:
+            raise web.HTTPError(404, "%s", error, reason="Unknown kernel or notebook") from None
+        except NoToolServer as error:
+            raise web.HTTPError(503, "%s", error, reason="No MCP tool server yet") from None
+        except UpstreamError as error:
+            raise web.HTTPError(502, "%s", error, reason="Kernel tool server unreachable") from None
+
+    def data_received(self, chunk: bytes) -> Awaitable[None] | None:
+        if self._exchange is None:
+            return None
+        return self._exchange.send(chunk)
+
+    # ---- verbs ---------------------------------------------------------------------------------------
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def post(self, **_: str) -> None:
+        await self._relay()
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def get(self, **_: str) -> None:
+        await self._relay()
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def delete(self, **_: str) -> None:
+        await self._relay()
+
+    async def _relay(self) -> None:
+        exchange = self._exchange
+        assert exchange is not None
+        try:
+            await exchange.end_request()
+            await exchange.receive(self)
+        except UpstreamError as error:
+            self._upstream_failed(error)
+            return
+        finally:
+            self._stop_keepalive()
+        if not self._client_gone:
+            self.finish(set_content_type=self._content_type or "application/json")
+
+    def _upstream_failed(self, error: UpstreamError) -> None:
+        if not self._headers_written:
+            raise web.HTTPError(502, "%s", error, reason="Kernel tool server stopped answering")
+        # Mid-response: end the client's connection without a clean end, so it sees a cut stream.
+        logger.info("upstream ended mid-response: %s", error)
+        self.request.connection.close()  # type: ignore[union-attr]
+
+    # ---- response (ResponseSink) ---------------------------------------------------------------------
+
+    def start(self, code: int, reason: str, headers: httputil.HTTPHeaders) -> None:
+        self.set_status(code, reason)
+        self.clear_header("Content-Type")
+        for name, value in headers.get_all():
+            if name.lower() not in _NOT_DOWNSTREAM:
+                self.add_header(name, value)
+        self._content_type = headers.get("Content-Type", "")
+        if self._content_type.startswith(_SSE):
+            self._keepalive = SSEKeepalive(self.services.keepalive_interval, self._write_now)
+            self._write_now(b"")  # headers now: an SSE stream may stay quiet for long
+
+    def body(self, chunk: bytes) -> Awaitable[None] | None:
+        if self._keepalive is not None:
+            self._keepalive.passed(chunk)
+        self.write(chunk)
+        return self._flush_or_drop()
+
+    def _write_now(self, chunk: bytes) -> None:
+        if chunk:
+            self.write(chunk)
+        self._flush_or_drop()
+
+    def _flush_or_drop(self) -> Future[None] | None:
+        """Flush to the client; the returned future resolves when sent or when the client is gone."""
+        if self._client_gone:
+            return None
+        sent: Future[None] = Future()
+        self.flush().add_done_callback(lambda flushed: self._flushed(flushed, sent))
+        return sent
+
+    def _flushed(self, flushed: Future[None], sent: Future[None]) -> None:
+        if flushed.exception() is not None:  # StreamClosedError: the client went away
+            self.on_connection_close()
+        sent.set_result(None)
+
+    # ---- the client went away -------------------------------------------------------------------------
+
+    def on_connection_close(self) -> None:
+        self._client_gone = True
+        self._stop_keepalive()
+        if self._exchange is not None:
+            self._exchange.abort()
+
+    def _stop_keepalive(self) -> None:
+        if self._keepalive is not None:
+            self._keepalive.stop()
+            self._keepalive = None
+
+    # ---- errors -----------------------------------------------------------------------------------------
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, web.HTTPError) and error.log_message:
+            message = error.log_message % error.args
+        else:
+            message = self._reason
+        self.finish(jsonrpc_error(status_code, message))
+
+    def compute_etag(self) -> None:
+        return None  # responses are streams, never cached
+
+
+class KernelProxyHandler(ProxyHandler):
+    """``/mcp/kernels/<kernel_id>``: one kernel, for as long as it runs."""
+
+    async def locate(self) -> ServerInfo:
+        return self.services.directory.server_of_kernel(self.path_kwargs["kernel_id"])
+
+
+class NotebookProxyHandler(ProxyHandler):
+    """``/mcp/notebooks/<path>``: whatever kernel the notebook has now (survives restarts)."""
+
+    async def locate(self) -> ServerInfo:
+        return await self.services.directory.server_of_notebook(self.path_kwargs["path"])
+
+
+async def _maybe(result: Awaitable[None] | None) -> None:
+    if result is not None:
+        await result
+
+
+def _origin(info: ServerInfo) -> Origin:
+    parts = urlsplit(info.url)
+    if parts.hostname is None or parts.port is None:
+        raise UpstreamError(f"the kernel advertised an unusable URL {info.url!r}")
+    return Origin(parts.hostname, parts.port)
+
+
+def _upstream_path(info: ServerInfo) -> str:
+    return urlsplit(info.url).path or "/mcp"
+
+
+def _no_delay(request: httputil.HTTPServerRequest) -> None:
+    """Small SSE events go out at once instead of waiting for the client's delayed ACK."""
+    stream = getattr(request.connection, "stream", None)
+    if stream is not None and not stream.closed():
+        stream.set_nodelay(True)

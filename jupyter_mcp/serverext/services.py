@@ -1,0 +1,18 @@
+"""The extension's long-lived objects, handed to every handler."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.upstream import ConnectionPool
+
+
+@dataclass
+class Services:
+    directory: ToolServerDirectory
+    pool: ConnectionPool
+    keepalive_interval: float
+    status_timeout: float
+    public_url: str
+    config_includes_token: bool

@@ -1,0 +1,123 @@
+"""A real Jupyter server (pytest-jupyter) with the extension, under an odd base_url, and notebook
+kernels started through its sessions API."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import textwrap
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from traitlets.config import Config
+
+from tests.conftest import http_client
+
+BASE_URL = "/my%20lab/%C3%BC@x~y/"
+"""Percent-encoded space and non-ASCII, an @ and a ~: routes must be joined, never concatenated."""
+
+
+@pytest.fixture
+async def jp_asyncio_loop() -> asyncio.AbstractEventLoop:
+    """The server runs on the loop pytest-asyncio gives the test, so the test's clients can reach it."""
+    return asyncio.get_running_loop()
+
+
+@pytest.fixture
+def jp_base_url() -> str:
+    return BASE_URL
+
+
+@pytest.fixture
+def mcp_settings() -> dict[str, Any]:
+    """``MCPExtensionApp`` traits for a test; override to change them."""
+    return {}
+
+
+@pytest.fixture
+def jp_server_config(mcp_settings: dict[str, Any]) -> Config:
+    return Config({"ServerApp": {"jpserver_extensions": {"jupyter_mcp": True}}, "MCPExtensionApp": mcp_settings})
+
+
+class Notebook:
+    """A notebook session started through the Jupyter server's sessions API, and its kernel."""
+
+    def __init__(self, jp_fetch: Any, serverapp: Any, path: str) -> None:
+        self.fetch = jp_fetch
+        self.serverapp = serverapp
+        self.path = path
+        self.kernel_id = ""
+        self.client: Any = None
+
+    async def start(self) -> Notebook:
+        body = {
+            "path": self.path,
+            "name": self.path.rsplit("/", 1)[-1],
+            "type": "notebook",
+            "kernel": {"name": "python3"},
+        }
+        reply = await self.fetch("api", "sessions", method="POST", body=json.dumps(body))
+        self.kernel_id = json.loads(reply.body)["kernel"]["id"]
+        await self._connect()
+        return self
+
+    async def _connect(self) -> None:
+        if self.client is not None:
+            self.client.stop_channels()
+        self.client = self.serverapp.kernel_manager.get_kernel(self.kernel_id).client()
+        self.client.start_channels()
+        await self.client.wait_for_ready(timeout=60)
+
+    async def run(self, code: str, wait: float = 60) -> list[dict[str, Any]]:
+        """Execute a cell; fail on an error; return its iopub messages."""
+        messages: list[dict[str, Any]] = []
+        reply = await self.client.execute_interactive(textwrap.dedent(code), timeout=wait, output_hook=messages.append)
+        if reply["content"]["status"] != "ok":
+            raise AssertionError(f"cell failed: {reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+        return messages
+
+    async def value(self, expression: str) -> Any:
+        """Evaluate an expression in the kernel (via repr / literal_eval)."""
+        messages = await self.run(f"print(repr({expression}))")
+        text = "".join(m["content"]["text"] for m in messages if m["msg_type"] == "stream")
+        return ast.literal_eval(text.strip())
+
+    async def load(self) -> None:
+        await self.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
+
+    async def restart(self) -> None:
+        await self.fetch("api", "kernels", self.kernel_id, "restart", method="POST", body="")
+        await self._connect()
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.stop_channels()
+
+
+@pytest.fixture
+async def notebook(jp_fetch: Any, jp_serverapp: Any) -> AsyncIterator[Notebook]:
+    """A running notebook ``work dir/demo nb.ipynb`` with ``%load_ext jupyter_mcp`` done."""
+    started = await Notebook(jp_fetch, jp_serverapp, "work dir/demo nb.ipynb").start()
+    try:
+        await started.load()
+        yield started
+    finally:
+        started.close()
+
+
+@pytest.fixture
+def server_url(jp_serverapp: Any, jp_http_port: int) -> str:
+    """``http://127.0.0.1:<port><base_url>``."""
+    return f"http://127.0.0.1:{jp_http_port}{jp_serverapp.base_url}"
+
+
+@pytest.fixture
+def jupyter_token(jp_serverapp: Any) -> str:
+    return str(jp_serverapp.identity_provider.token)
+
+
+def jupyter_client(url: str, token: str, **options: Any) -> Any:
+    """A real ``mcp.Client`` presenting Jupyter's token (as MCP clients send it: a bearer header)."""
+    return http_client(url, token, **options)
