@@ -12,7 +12,7 @@ import traitlets
 from jupyter_mcp.widgets._base import LiveBinding, PanelBox, Section
 from jupyter_mcp.widgets._html import badge, esc, frame, heading, pre, span, table
 from jupyter_mcp.widgets._style import style_widget
-from jupyter_mcp.widgets.format import first_line, format_duration
+from jupyter_mcp.widgets.format import first_line
 from jupyter_mcp.widgets.model import CallRow, call_row, recent_records, tool_status
 from jupyter_mcp.widgets.render import call_list_html
 from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
@@ -70,24 +70,29 @@ class ToolCard(PanelBox):
     def refresh(self) -> None:
         """Re-read the tool's state and calls (the throttle calls this; safe from any thread)."""
         with self._lock:
-            self.status = tool_status(self.server, self.tool)
-            if self.status in ("live", "disabled"):
+            status = tool_status(self.server, self.tool)
+            recent = self.recent
+            if status in ("live", "disabled"):
                 records = recent_records(self.server.history, tool=self.tool.name, limit=RECENT_CALLS)
-                self.recent = [call_row(record) for record in records]
-            self._render()
+                recent = [call_row(record) for record in records]
+            self._render(status, recent)
 
-    def _render(self) -> None:
-        self.header.value = header_html(self.tool, self.status)
-        current = self.status in ("live", "disabled")
-        self.enabled.value = self.status == "live"
+    def _render(self, status: str, recent: list[CallRow]) -> None:
+        # The traits change last, so whoever sees a new ``status`` sees it on screen too.
+        current = status in ("live", "disabled")
+        self.header.value = header_html(self.tool, status)
+        self.enabled.value = status == "live"
         self.enabled.disabled = not current
-        self.try_it.active = self.status == "live"
+        self.try_it.active = status == "live"
         self._live.follow_history(current)
-        self.calls_view.value = call_list_html(self.recent)
+        self.calls_view.value = call_list_html(recent)
+        self.recent = recent
+        self.status = status
 
     def _toggled(self, change: dict[str, Any]) -> None:
         with self._lock:
-            if self.status not in ("live", "disabled") or change["new"] == (self.status == "live"):
+            status = tool_status(self.server, self.tool)  # the registry's truth, not the last render
+            if status not in ("live", "disabled") or change["new"] == (status == "live"):
                 return  # a refresh set the box, or the tool is no longer this card's
             if change["new"]:
                 self.server.enable(names={self.tool.name})
@@ -128,7 +133,7 @@ def header_html(tool: Tool, status: str) -> str:
     parts += annotation_badges(tool)
     parts += [badge(f"#{tag}", "tag") for tag in sorted(tool.tags)]
     thread = "main thread" if tool.run_on == "main" else "worker thread"
-    limit = f"timeout {format_duration(tool.timeout)}" if tool.timeout else "no timeout"
+    limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
     parts.append(span(f"{thread} · {limit}", "jmcp-muted"))
     return f'<div class="jmcp-head">{" ".join(parts)}</div>'
 

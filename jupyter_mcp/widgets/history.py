@@ -95,16 +95,15 @@ class HistoryView(PanelBox):
             history = self.server.history
             tool, status = self.tool_filter or None, self.status_filter or None
             records = recent_records(history, tool=tool, status=status, limit=self.limit)
-            self.rows = [call_row(record) for record in records]
-            self.total = len(history)
-            self._refresh_tool_options([r["tool"] for r in self.rows])
-            self._render()
+            rows = [call_row(record) for record in records]
+            self._refresh_tool_options([r["tool"] for r in rows])
+            self._render(rows, len(history))
 
     def select(self, call_id: str | None) -> None:
         """Show a call's detail (selecting the shown call again hides it)."""
         with self._lock:
             self.selected = None if call_id == self.selected else call_id
-            self._render()
+            self._render(self.rows, self.total)
 
     def _refresh_tool_options(self, seen: list[str]) -> None:
         names = sorted(set(self.server.tools) | set(seen) | ({self.tool_filter} - {ALL}))
@@ -115,20 +114,22 @@ class HistoryView(PanelBox):
 
     # ---- view ------------------------------------------------------------------------------------
 
-    def _render(self) -> None:
-        while len(self._pool) < len(self.rows):
+    def _render(self, rows: list[CallRow], total: int) -> None:
+        # The traits change last, so whoever sees new ``rows`` sees them on screen too.
+        while len(self._pool) < len(rows):
             self._pool.append(CallRowView(self.select))
         for index, view in enumerate(self._pool):
-            row = self.rows[index] if index < len(self.rows) else None
+            row = rows[index] if index < len(rows) else None
             view.show(row, selected=row is not None and row["id"] == self.selected)
         if len(self.list_box.children) != len(self._pool):
             self.list_box.children = tuple(self._pool)
-        self._render_summary()
+        self._render_summary(len(rows), total)
         self._render_detail()
+        self.total = total
+        self.rows = rows
 
-    def _render_summary(self) -> None:
-        shown = len(self.rows)
-        text = f"showing {shown} of {format_count(self.total, 'call')}" if self.total else "no calls yet"
+    def _render_summary(self, shown: int, total: int) -> None:
+        text = f"showing {shown} of {format_count(total, 'call')}" if total else "no calls yet"
         self.summary.value = span(text, "jmcp-muted")
         self.more.layout.display = None if shown == self.limit and self.limit < MAX_ROWS else "none"
 
