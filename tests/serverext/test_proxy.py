@@ -114,7 +114,9 @@ async def test_sessions_headers_and_keepalives_pass_through(
         assert init.status_code == 200
         session = init.headers["mcp-session-id"]
         in_session = {**auth, "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}
-        initialized = await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=in_session)
+        initialized = await http.post(
+            url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=in_session
+        )
         assert initialized.status_code == 202
         call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "wait_for_gate", "arguments": {}}}
         lines: list[str] = []
