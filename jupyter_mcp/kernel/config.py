@@ -34,6 +34,13 @@ class JupyterMCP(Configurable):
         config=True
     )
     dereference_schemas = Bool(True, help="Inline $defs in advertised schemas.").tag(config=True)
+    switch_interval = Float(
+        0.0005,
+        allow_none=True,
+        help="GIL switch interval (seconds) while serving, so clients are answered promptly while a CPU-bound "
+        "cell runs (Python's default of 5 ms makes each call wait ~20 switch intervals). Applied only if the "
+        "interval is still Python's default; None leaves it alone. It costs nothing while no call is running.",
+    ).tag(config=True)
 
 
 def load_settings(**overrides: Any) -> JupyterMCP:

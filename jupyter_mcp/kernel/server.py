@@ -12,6 +12,7 @@ import atexit
 import logging
 import os
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -85,6 +86,7 @@ class NotebookServer(ToolServer):
             self.calls.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
         self._runner: BackgroundServer | None = None
         self._last_port: int | None = None
+        self._switch = SwitchInterval()
         self._token = self.settings.token or secrets.token_urlsafe(32)
         self.started_at: float | None = None
         self._lifecycle = threading.RLock()
@@ -113,6 +115,7 @@ class NotebookServer(ToolServer):
             self.capture.install(self._main_loop)
             self._runner = self._bind(host, port)
             self._last_port = self._runner.port
+            self._switch.apply(self.settings.switch_interval)
             self.started_at = time.time()
             self._publish()
 
@@ -136,6 +139,7 @@ class NotebookServer(ToolServer):
             runner, self._runner = self._runner, None
             if runner is not None:
                 runner.stop()
+            self._switch.restore()
             discovery.remove(self.kernel_id)
             self.started_at = None
 
@@ -240,6 +244,29 @@ class NotebookServer(ToolServer):
         from jupyter_mcp.kernel.display import ServerStatus
 
         return ServerStatus(self)
+
+
+class SwitchInterval:
+    """Lower the GIL switch interval while serving; restore it after (unless someone else changed it)."""
+
+    def __init__(self) -> None:
+        self._previous: float | None = None
+        self._applied: float | None = None
+
+    def apply(self, interval: float | None) -> None:
+        if interval is None or self._applied is not None or sys.getswitchinterval() != _PYTHON_SWITCH_INTERVAL:
+            return
+        self._previous = sys.getswitchinterval()
+        sys.setswitchinterval(interval)
+        self._applied = sys.getswitchinterval()
+
+    def restore(self) -> None:
+        if self._applied is not None and self._previous is not None and sys.getswitchinterval() == self._applied:
+            sys.setswitchinterval(self._previous)
+        self._previous = self._applied = None
+
+
+_PYTHON_SWITCH_INTERVAL = 0.005
 
 
 def _kernel_id() -> str:

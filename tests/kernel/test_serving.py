@@ -184,3 +184,13 @@ def test_kernel_restart_takes_the_server_down(kernel: Kernel) -> None:
         httpx.post(url, json={}, headers={"Authorization": f"Bearer {token}"})
     kernel.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
     assert kernel.value("len(server.tools)") == 0  # tools exist again only when their cells re-run
+
+
+def test_switch_interval_is_lowered_while_serving_and_restored(kernel: Kernel) -> None:
+    assert kernel.value("__import__('sys').getswitchinterval()") == 0.005
+    kernel.run(TOOLS)
+    assert kernel.value("__import__('sys').getswitchinterval()") == kernel.value("server.settings.switch_interval")
+    kernel.run("%mcp stop")
+    assert kernel.value("__import__('sys').getswitchinterval()") == 0.005
+    kernel.run("import sys\nsys.setswitchinterval(0.002)\n%mcp start")
+    assert kernel.value("sys.getswitchinterval()") == 0.002  # the user's own choice is left alone

@@ -1,0 +1,88 @@
+"""Shared bench helpers: timing calls with a real mcp.Client, percentiles, tables."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from typing import Any
+
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+
+def client(url: str, token: str | None, mode: str) -> Client:
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    return Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)), mode=mode)
+
+
+async def call_latencies(
+    url: str, token: str | None, mode: str, tool: str, arguments: dict[str, Any], count: int, warmup: int = 20
+) -> list[float]:
+    """Seconds per tools/call, measured sequentially on one connection."""
+    timings = []
+    async with client(url, token, mode) as session:
+        for index in range(warmup + count):
+            started = time.perf_counter()
+            result = await session.call_tool(tool, arguments)
+            elapsed = time.perf_counter() - started
+            if result.is_error:
+                raise RuntimeError(f"{tool} failed: {result.content}")
+            if index >= warmup:
+                timings.append(elapsed)
+    return timings
+
+
+async def interleaved_latencies(
+    targets: list[tuple[str, str | None]], mode: str, tool: str, arguments: dict[str, Any], count: int, warmup: int = 20
+) -> list[list[float]]:
+    """Like ``call_latencies`` for several servers at once, alternating call by call.
+
+    Alternating keeps a busy or throttled machine from favouring whichever server ran first.
+    """
+    from contextlib import AsyncExitStack
+
+    timings: list[list[float]] = [[] for _ in targets]
+    async with AsyncExitStack() as stack:
+        sessions = [await stack.enter_async_context(client(url, token, mode)) for url, token in targets]
+        for index in range(warmup + count):
+            for position, session in enumerate(sessions):
+                started = time.perf_counter()
+                result = await session.call_tool(tool, arguments)
+                elapsed = time.perf_counter() - started
+                if result.is_error:
+                    raise RuntimeError(f"{tool} failed: {result.content}")
+                if index >= warmup:
+                    timings[position].append(elapsed)
+    return timings
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:7.2f} / {percentile(values, 0.95) * 1000:7.2f}"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as handle:
+            cpu = next(line.split(":", 1)[1].strip() for line in handle if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (Linux /proc), robust to a busy machine."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks

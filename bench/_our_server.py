@@ -1,0 +1,58 @@
+"""Our ``ToolServer`` with the same ``add`` tool, as a process (prints ``PORT <n>``).
+
+``--tools N`` registers N extra tools (for the tools/list benchmark).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+import uvicorn
+
+from jupyter_mcp.tools import ToolServer
+from jupyter_mcp.tools.serving import bind_socket
+
+TOKEN = "bench-token"
+
+
+def add(a: int, b: int) -> int:
+    """Adds two integer numbers together."""
+    return a + b
+
+
+def build(extra_tools: int) -> ToolServer:
+    server = ToolServer("ours")
+    server.add_tool(add)
+    for index in range(extra_tools):
+
+        def tool(query: str, limit: int = 10, exact: bool = False) -> list[str]:
+            """Search something.
+
+            Args:
+                query: What to look for.
+                limit: How many results.
+                exact: Exact matches only.
+            """
+            return []
+
+        server.add_tool(tool, name=f"tool_{index:04d}")
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tools", type=int, default=0)
+    options = parser.parse_args()
+    server = build(options.tools)
+    sock = bind_socket("127.0.0.1", 0)
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(
+        server.protected_http_app(TOKEN), log_config=None, access_log=False, lifespan="on", ws="none"
+    )
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

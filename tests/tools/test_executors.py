@@ -1,0 +1,62 @@
+"""The worker pool: bounded, concurrent up to its size, daemon threads, errors delivered."""
+
+import threading
+import time
+
+import anyio
+import pytest
+
+from jupyter_mcp.tools.executors import DaemonPool, WorkerExecutor
+
+
+def test_runs_jobs_concurrently_up_to_the_bound() -> None:
+    pool = DaemonPool(3)
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def job() -> None:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.1)
+        with lock:
+            running[0] -= 1
+
+    futures = [pool.submit(job) for _ in range(9)]
+    for future in futures:
+        future.result(5)
+    assert peak[0] == 3
+    assert len(pool._threads) == 3
+    assert all(t.daemon for t in pool._threads)
+
+
+def test_back_to_back_submits_do_not_share_one_thread() -> None:
+    pool = DaemonPool(4)
+    pool.submit(lambda: None).result(5)  # one thread, now idle
+    barrier = threading.Barrier(2, timeout=5)
+    first, second = pool.submit(barrier.wait), pool.submit(barrier.wait)
+    first.result(5)
+    second.result(5)  # would deadlock if both jobs were queued on the single idle thread
+
+
+def test_exceptions_reach_the_caller() -> None:
+    def boom() -> None:
+        raise KeyError("x")
+
+    with pytest.raises(KeyError):
+        DaemonPool(1).submit(boom).result(5)
+
+
+async def test_cancelling_abandons_a_running_job() -> None:
+    executor = WorkerExecutor(1)
+    finished = threading.Event()
+
+    def slow() -> str:
+        time.sleep(0.3)
+        finished.set()
+        return "late"
+
+    with anyio.move_on_after(0.05):
+        await executor.run_sync(slow)
+    assert not finished.is_set()
+    assert await executor.run_sync(lambda: "next") == "next"  # queued behind the abandoned job
+    assert finished.is_set()
