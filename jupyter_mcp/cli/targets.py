@@ -34,11 +34,11 @@ class TargetSpec:
 
 
 def parse_target(text: str | None) -> TargetSpec:
-    """``.ipynb`` (or anything with a path separator) is a notebook; other text a kernel id prefix."""
+    """A path (``.ipynb``) is a notebook; other text is a kernel id or its start."""
     text = (text or "").strip()
     if not text:
         return TargetSpec("only")
-    if text.endswith(".ipynb") or "/" in text or os.sep in text:
+    if "." in text or "/" in text or os.sep in text:  # kernel ids have neither
         if not text.endswith(".ipynb"):
             raise CLIError(f"{text!r} is not a notebook: a notebook target ends in .ipynb")
         return TargetSpec("notebook", os.path.expanduser(text))
@@ -94,6 +94,8 @@ def select(spec: TargetSpec, servers: Sequence[ServerInfo]) -> ServerInfo:
         )
     if not found:
         raise CLIError(f"no live server matches {spec.describe()}. Live servers:\n{describe_choices(servers)}")
+    if spec.kind == "only":
+        raise CLIError(f"{len(found)} notebooks serve tools; name one as TARGET:\n{describe_choices(found)}")
     raise CLIError(f"{spec.describe()} is ambiguous; name one of these:\n{describe_choices(found)}")
 
 

@@ -24,6 +24,8 @@ from jupyter_mcp.cli.bridge.upstream import VERSION_HEADER, Link, Unreachable
 logger = logging.getLogger(__name__)
 
 PARSE_ERROR = -32700
+_DRAIN_SECONDS = 30.0
+"""After stdin closes, how long requests under way may take to answer (a client usually stops us sooner)."""
 
 
 @dataclass
@@ -62,18 +64,28 @@ class Bridge:
         self._inflight: dict[RequestId, InFlight] = {}
         self._listens: dict[RequestId, InFlight] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._initializing: asyncio.Task[None] | None = None
 
     async def run(self, lines: AsyncIterator[bytes]) -> None:
-        """Relay until the client closes its end (stdin EOF)."""
+        """Relay until the client closes its end (stdin EOF), then finish the requests under way."""
         watcher = asyncio.get_running_loop().create_task(self.links.watch(self.poll_interval))
         try:
             async for line in lines:
                 self.receive(line)
+            await self._finish_requests()
         finally:
             watcher.cancel()
             for task in list(self._tasks):
                 task.cancel()
             await self.links.close()
+
+    async def _finish_requests(self) -> None:
+        for listen in self._listens.values():
+            if listen.task is not None:
+                listen.task.cancel()  # a subscription never finishes by itself
+        pending = [entry.task for entry in self._inflight.values() if entry.task is not None]
+        if pending:
+            await asyncio.wait(pending, timeout=_DRAIN_SECONDS)
 
     # ---- from the client -------------------------------------------------------------------------
 
@@ -103,6 +115,8 @@ class Bridge:
     def _start(self, entry: InFlight) -> None:
         self._inflight[entry.id] = entry
         entry.task = self._spawn(self._answer(entry))
+        if entry.method == "initialize":
+            self._initializing = entry.task
 
     def _notification(self, message: Message, raw: bytes) -> None:
         method = message.get("method")
@@ -127,6 +141,7 @@ class Bridge:
         self._spawn(self._post(raw, message))
 
     async def _post(self, raw: bytes, message: Message) -> None:
+        await self._after_initialize()
         link = self.links.current
         if link is None:
             return  # notifications and answers for a server that is gone are moot
@@ -142,8 +157,15 @@ class Bridge:
 
     # ---- to the server and back ------------------------------------------------------------------
 
+    async def _after_initialize(self) -> None:
+        """Wait for a handshake under way: a script may pipeline messages that need its session."""
+        initializing = self._initializing
+        if initializing is not None and not initializing.done() and initializing is not asyncio.current_task():
+            await asyncio.wait([initializing])
+
     async def _answer(self, entry: InFlight) -> None:
         try:
+            await self._after_initialize()
             reply = await self._exchange(entry)
         finally:
             if self._inflight.get(entry.id) is entry:

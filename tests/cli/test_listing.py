@@ -1,0 +1,96 @@
+"""``jupyter-mcp list``: live servers from the discovery files, exactly as printed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from jupyter_mcp import discovery
+from jupyter_mcp.discovery import ServerInfo, ToolSummary
+from tests.cli.conftest import BIN, cli
+from tests.harness import Kernel
+
+STARTED = 1_790_000_000.0
+
+
+def live(kernel_id: str, notebook: str | None, port: int, tools: list[ToolSummary], started: float) -> ServerInfo:
+    # Our own pid is alive, so readers keep the file.
+    return ServerInfo(f"http://127.0.0.1:{port}/mcp", f"token-{port}", os.getpid(), kernel_id, notebook, tools, started)
+
+
+def stamp(timestamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(timestamp))
+
+
+def test_list_prints_live_servers_and_removes_stale_files(runtime_dir: Path) -> None:
+    first = live("1a2b3c4d-0000", "/home/me/analysis.ipynb", 5001, [ToolSummary("add"), ToolSummary("mul")], STARTED)
+    second = live("9f8e7d6c-1111", None, 5002, [ToolSummary("peek", enabled=False)], STARTED + 60)
+    for info in (first, second):
+        discovery.write(info, runtime_dir)
+    stale = ServerInfo("http://127.0.0.1:5003/mcp", "t", 2**22 + 12345, "deadbeef", None, [], STARTED)
+    stale_file = discovery.write(stale, runtime_dir)
+
+    result = cli("list", runtime=runtime_dir)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "NOTEBOOK                 KERNEL    URL                        TOOLS            STARTED",
+        f"-                        9f8e7d6c  http://127.0.0.1:5002/mcp  peek (disabled)  {stamp(STARTED + 60)}",
+        f"/home/me/analysis.ipynb  1a2b3c4d  http://127.0.0.1:5001/mcp  add, mul         {stamp(STARTED)}",
+    ]
+    assert not stale_file.exists()
+
+
+def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) -> None:
+    info = live("1a2b3c4d-0000", "/home/me/analysis.ipynb", 5001, [ToolSummary("add", "Add", "Adds.")], STARTED)
+    discovery.write(info, runtime_dir)
+
+    result = cli("list", "--json", runtime=runtime_dir)
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [
+        {
+            "url": "http://127.0.0.1:5001/mcp",
+            "pid": os.getpid(),
+            "kernel_id": "1a2b3c4d-0000",
+            "notebook_path": "/home/me/analysis.ipynb",
+            "tools": [{"name": "add", "title": "Add", "description": "Adds.", "enabled": True}],
+            "started": STARTED,
+            "version": "",
+            "clients": 0,
+            "calls": 0,
+        }
+    ]
+    assert "token-5001" not in result.stdout
+
+
+def test_list_says_when_nothing_serves(runtime_dir: Path) -> None:
+    result = cli("list", runtime=runtime_dir)
+    assert result.returncode == 0
+    assert result.stdout == f"No notebook is serving MCP tools (no live discovery file in {runtime_dir}).\n"
+    assert json.loads(cli("list", "--json", runtime=runtime_dir).stdout) == []
+
+
+def test_list_sees_a_real_kernel(runtime_dir: Path, notebook_kernel: Kernel, notebook_path: str) -> None:
+    (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
+    assert record["kernel_id"] == notebook_kernel.kernel_id
+    assert record["notebook_path"] == notebook_path
+    assert record["url"] == notebook_kernel.value("server.url")
+    assert [t["name"] for t in record["tools"]] == ["add", "crunch"]
+
+
+def test_jupyter_finds_the_mcp_subcommand(runtime_dir: Path) -> None:
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime_dir), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(
+        [str(BIN / "jupyter"), "mcp", "list", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == []
