@@ -194,3 +194,27 @@ def test_switch_interval_is_lowered_while_serving_and_restored(kernel: Kernel) -
     assert kernel.value("__import__('sys').getswitchinterval()") == 0.005
     kernel.run("import sys\nsys.setswitchinterval(0.002)\n%mcp start")
     assert kernel.value("sys.getswitchinterval()") == 0.002  # the user's own choice is left alone
+
+
+def test_port_and_token_from_traitlets_config(runtime_dir: Any, tmp_path: Any) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    profile = tmp_path / "ipython" / "profile_default"
+    profile.mkdir(parents=True)
+    (profile / "ipython_kernel_config.py").write_text(
+        f"c.JupyterMCP.port = {port}\nc.JupyterMCP.token = 'from-config'\nc.JupyterMCP.history_size = 7\n"
+    )
+    configured = Kernel(env={"JUPYTER_RUNTIME_DIR": str(runtime_dir), "IPYTHONDIR": str(tmp_path / "ipython")})
+    try:
+        configured.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
+        configured.run(TOOLS)
+        assert configured.value("(server.url, server.token, server.history.maxlen)") == (
+            f"http://127.0.0.1:{port}/mcp",
+            "from-config",
+            7,
+        )
+    finally:
+        configured.shutdown()
