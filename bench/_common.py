@@ -22,16 +22,7 @@ async def call_latencies(
     url: str, token: str | None, mode: str, tool: str, arguments: dict[str, Any], count: int, warmup: int = 20
 ) -> list[float]:
     """Seconds per tools/call, measured sequentially on one connection."""
-    timings = []
-    async with client(url, token, mode) as session:
-        for index in range(warmup + count):
-            started = time.perf_counter()
-            result = await session.call_tool(tool, arguments)
-            elapsed = time.perf_counter() - started
-            if result.is_error:
-                raise RuntimeError(f"{tool} failed: {result.content}")
-            if index >= warmup:
-                timings.append(elapsed)
+    (timings,) = await interleaved_latencies([(url, token)], mode, tool, arguments, count, warmup)
     return timings
 
 

@@ -17,6 +17,7 @@ from jupyter_mcp.tools.events import (
     LogEvent,
     ProgressEvent,
 )
+from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.results import jsonable
 
 RecordStatus = Literal["running", "ok", "error", "timeout", "cancelled"]
@@ -75,7 +76,7 @@ class CallHistory(BaseCallObserver):
         self.max_payload = max_payload
         self._records: OrderedDict[str, CallRecord] = OrderedDict()
         self._lock = threading.RLock()
-        self._observers: list[HistoryObserver] = []
+        self._observers: Observers[HistoryObserver] = Observers(__name__)
         self.total_calls = 0
 
     # ---- reading ---------------------------------------------------------------------------------
@@ -106,23 +107,11 @@ class CallHistory(BaseCallObserver):
     # ---- observing -------------------------------------------------------------------------------
 
     def subscribe(self, observer: HistoryObserver) -> Callable[[], None]:
-        with self._lock:
-            self._observers = [*self._observers, observer]
-
-        def unsubscribe() -> None:
-            with self._lock:
-                self._observers = [o for o in self._observers if o is not observer]
-
-        return unsubscribe
+        """Call ``observer(event, record)`` on every change; returns the unsubscribe function."""
+        return self._observers.add(observer)
 
     def _emit(self, event: HistoryEvent, record: CallRecord | None) -> None:
-        for observer in self._observers:
-            try:
-                observer(event, record)
-            except Exception:  # an observer (a widget) must never break a call
-                import logging
-
-                logging.getLogger(__name__).exception("history observer failed")
+        self._observers.each(lambda observer: observer(event, record))
 
     # ---- CallObserver ----------------------------------------------------------------------------
 

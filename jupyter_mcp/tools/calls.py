@@ -33,6 +33,7 @@ from jupyter_mcp.tools.events import (
     LateResult,
 )
 from jupyter_mcp.tools.executors import Executor, UnavailableExecutor, WorkerExecutor
+from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.registry import ToolRegistry
 from jupyter_mcp.tools.results import text
 from jupyter_mcp.tools.tool import BoundCall, Tool
@@ -104,27 +105,15 @@ class CallPath:
             "main": UnavailableExecutor("run_on='main' needs a Jupyter kernel's main thread; none is serving here"),
         }
         self.hooks: list[ExecutionHook] = []
-        self._observers: list[CallObserver] = []
-        self._lock = threading.Lock()
+        self._observers: Observers[CallObserver] = Observers(__name__)
 
     # ---- observers -------------------------------------------------------------------------------
 
     def add_observer(self, observer: CallObserver) -> Callable[[], None]:
-        with self._lock:
-            self._observers = [*self._observers, observer]
-
-        def remove() -> None:
-            with self._lock:
-                self._observers = [o for o in self._observers if o is not observer]
-
-        return remove
+        return self._observers.add(observer)
 
     def _notify(self, method: str, *args: Any) -> None:
-        for observer in self._observers:
-            try:
-                getattr(observer, method)(*args)
-            except Exception:
-                logger.exception("call observer %r failed in %s", observer, method)
+        self._observers.each(lambda observer: getattr(observer, method)(*args))
 
     # ---- the call --------------------------------------------------------------------------------
 

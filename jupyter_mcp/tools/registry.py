@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.tool import Tool
 
 logger = logging.getLogger(__name__)
@@ -46,30 +47,16 @@ class ToolRegistry:
         self._allowed_names: set[str] | None = None
         self._allowed_tags: set[str] | None = None
         self._lock = threading.RLock()
-        self._listeners: list[ChangeListener] = []
+        self._listeners: Observers[ChangeListener] = Observers(__name__)
 
     # ---- listeners -------------------------------------------------------------------------------
 
     def subscribe(self, listener: ChangeListener) -> Callable[[], None]:
         """Call ``listener`` on every change; returns an unsubscribe function."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     def _emit(self, change: RegistryChange) -> None:
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(change)
-            except Exception:
-                logger.exception("registry change listener failed")
+        self._listeners.each(lambda listener: listener(change))
 
     # ---- membership ------------------------------------------------------------------------------
 
