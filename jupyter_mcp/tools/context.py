@@ -83,6 +83,11 @@ class Context:
         return None if request is None or request.request_id is None else str(request.request_id)
 
     @property
+    def request_context(self) -> ServerRequestContext[Any, Any] | None:
+        """The mcp SDK's request context (session, transport details); ``None`` for notebook calls."""
+        return self._scope.request
+
+    @property
     def client_info(self) -> ClientInfo | None:
         """Client name, version and protocol version, when the client said who it is."""
         return self._scope.client

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.calls import CallPath, CallSettings
+from jupyter_mcp.tools.eventstore import MemoryEventStore
 from jupyter_mcp.tools.events import CallObserver
 from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
@@ -211,6 +212,8 @@ class ToolServer:
             streamable_http_path=path,
             json_response=json_response,
             transport_security=security,
+            event_store=MemoryEventStore(),
+            retry_interval=_SSE_RETRY_MS,
             custom_starlette_routes=[Route("/status", self._status_endpoint, methods=["GET"])],
         )
 
@@ -271,6 +274,10 @@ class ToolServer:
 
     def _registry_changed(self, change: RegistryChange) -> None:
         self.clients_tracker.tools_changed()
+
+
+_SSE_RETRY_MS = 1000
+"""Reconnection delay suggested to clients whose SSE stream was closed (SSE ``retry:`` field)."""
 
 
 def _decode_cursor(cursor: str | None) -> int:

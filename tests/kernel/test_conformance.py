@@ -30,6 +30,7 @@ FIXTURE_TOOLS = {
     "test_elicitation",
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
+    "test_reconnection",
 }
 
 

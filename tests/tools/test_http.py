@@ -180,3 +180,57 @@ def test_status_endpoint_needs_the_token_and_reports_counts() -> None:
     assert (tools["divide"]["calls"], tools["divide"]["errors"]) == (1, 1)
     assert tools["find_products"]["tags"] == ["catalog", "search"]
     assert tools["add"]["mean_duration"] > 0
+
+
+async def test_call_survives_its_sse_stream_closing_mid_call() -> None:
+    server = ToolServer()
+    closed: list[bool] = []
+
+    @server.tool
+    async def long_call(ctx: Context) -> str:
+        """Closes its own response stream (SSE polling), then finishes."""
+        request = ctx.request_context
+        assert request is not None
+        if request.close_sse_stream is not None:
+            await ctx.report_progress(1, 2)
+            await request.close_sse_stream()
+            closed.append(True)
+        await anyio.sleep(0.5)
+        await ctx.report_progress(2, 2)
+        return "finished after the stream closed"
+
+    progress: list[float] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(value)
+
+    with served(server) as url:
+        async with http_client(url, "test-token", mode="legacy") as client:
+            result = await client.call_tool("long_call", {}, progress_callback=on_progress)
+    assert closed == [True], "the SDK offered no close_sse_stream to a 2025-11-25 client"
+    assert result.content[0].text == "finished after the stream closed"  # type: ignore[union-attr]
+    assert progress == [1, 2]
+
+
+async def test_memory_event_store_replays_one_stream_and_forgets_old_events() -> None:
+    from mcp.server.streamable_http import EventMessage
+    from mcp_types import JSONRPCNotification
+
+    from jupyter_mcp.tools.eventstore import MemoryEventStore
+
+    store = MemoryEventStore(max_events=4)
+    note = JSONRPCNotification(jsonrpc="2.0", method="notifications/progress")
+    first = await store.store_event("a", None)
+    await store.store_event("b", note)
+    ids = [await store.store_event("a", note) for _ in range(2)]
+    replayed: list[EventMessage] = []
+
+    async def collect(message: EventMessage) -> None:
+        replayed.append(message)
+
+    assert await store.replay_events_after(first, collect) == "a"
+    assert [m.event_id for m in replayed] == ids
+    for _ in range(4):
+        await store.store_event("c", note)
+    assert await store.replay_events_after(first, collect) is None  # evicted
+    assert await store.replay_events_after("not-a-number", collect) is None
