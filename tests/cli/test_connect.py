@@ -328,3 +328,22 @@ def test_the_mcp_inspector_drives_connect(notebook_kernel: Kernel, runtime_dir: 
     )
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["structuredContent"] == {"result": 42}
+
+
+REGION_TOOL = '''%%mcp_tool
+from typing import Annotated
+from pydantic import Field
+
+def sales(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:
+    """Sales of one region (the region is mirrored into an Mcp-Param-Region header in 2026)."""
+    return f"sales in {region}"
+'''
+
+
+async def test_mcp_param_headers_are_mirrored(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
+    notebook_kernel.run(REGION_TOOL)
+    async with stdio_client(["connect", "analysis.ipynb"], runtime_dir, mode) as client:
+        (tool,) = [t for t in (await client.list_tools()).tools if t.name == "sales"]
+        assert tool.input_schema["properties"]["region"]["x-mcp-header"] == "Region"
+        result = await client.call_tool("sales", {"region": "north"})
+    assert result.structured_content == {"result": "sales in north"}, result

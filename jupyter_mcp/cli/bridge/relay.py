@@ -220,7 +220,7 @@ class Bridge:
         """Write one message of ``entry``'s answer stream to the client; ``True`` if it was the answer."""
         message = messages.decode(data)
         if message is None:
-            logger.warning("dropped a message that is not JSON from %s", link.endpoint.url)
+            logger.warning("dropped a message that is not JSON from %s: %r", link.endpoint.url, data[:200])
             return False
         if not messages.is_answer_to(message, entry.id):
             if message.get("method") == messages.LISTEN_ACK:

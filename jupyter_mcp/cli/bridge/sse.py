@@ -29,12 +29,11 @@ class EventStream:
         for line in lines:
             if line:
                 self._field(line)
-            elif self._data:
-                if self._event == b"message":
-                    events.append(b"\n".join(self._data))
-                self._data = []
-                self._event = b"message"
             else:
+                data = b"\n".join(self._data)
+                if data and self._event == b"message":  # an empty event (a resumption primer) carries nothing
+                    events.append(data)
+                self._data = []
                 self._event = b"message"
         return events
 

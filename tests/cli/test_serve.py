@@ -1,0 +1,279 @@
+"""``jupyter-mcp serve``: a notebook run headless by the real command, used by real clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import mcp_types as mt
+import pytest
+
+from jupyter_mcp import discovery
+from tests.cli.conftest import ADD_TOOL, JUPYTER_MCP, cli, inspector, json_lines, stdio_client, write_notebook
+from tests.conftest import http_client
+
+ROOT = Path(__file__).resolve().parents[2]
+WHICH_TOOL = '''%%mcp_tool
+def which_cells() -> str:
+    """Says which cells ran: all of them, or only those tagged mcp."""
+    return ran
+'''
+
+
+@pytest.fixture
+def notebook(tmp_path: Path) -> Path:
+    return write_notebook(
+        tmp_path / "nb" / "served.ipynb",
+        [
+            ("%load_ext jupyter_mcp", []),
+            ("ran = 'tagged'", ["mcp"]),
+            ("ran = 'all'\nprint('hello from cell 3')", []),
+            (WHICH_TOOL, ["mcp"]),
+            (ADD_TOOL, ["mcp", "other"]),
+        ],
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def no_kernel_left(runtime: Path, pid: int) -> bool:
+    """The kernel process is gone and its discovery file with it."""
+    return not discovery.pid_alive(pid) and not list(runtime.glob("jupyter-mcp-*.json"))
+
+
+async def eventually(check: object) -> None:
+    with anyio.fail_after(20):
+        while not check():  # type: ignore[operator]
+            await anyio.sleep(0.1)
+
+
+# ---- stdio ---------------------------------------------------------------------------------------------------
+
+
+async def test_serve_over_stdio(notebook: Path, runtime_dir: Path, tmp_path: Path, mode: str) -> None:
+    log = tmp_path / "kernel.log"
+    async with stdio_client(["serve", str(notebook), "--log", str(log)], runtime_dir, mode) as client:
+        assert [t.name for t in (await client.list_tools()).tools] == ["which_cells", "add"]
+        assert (await client.call_tool("which_cells", {})).structured_content == {"result": "all"}
+        assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+        (info,) = discovery.read_all(runtime_dir)
+        assert info.notebook_path == str(notebook)
+    assert "hello from cell 3" in log.read_text()
+    await eventually(lambda: no_kernel_left(runtime_dir, info.pid))
+
+
+async def test_serve_tagged_cells_only(notebook: Path, runtime_dir: Path, tmp_path: Path) -> None:
+    log = tmp_path / "kernel.log"
+    async with stdio_client(["serve", str(notebook), "--tagged", "--log", str(log)], runtime_dir, "auto") as client:
+        assert (await client.call_tool("which_cells", {})).structured_content == {"result": "tagged"}
+    assert "hello from cell 3" not in log.read_text()
+
+
+def test_kernel_output_never_reaches_the_stdio_stream(runtime_dir: Path, tmp_path: Path) -> None:
+    noisy = write_notebook(
+        tmp_path / "noisy.ipynb",
+        [
+            ("%load_ext jupyter_mcp\nprint('print() in a cell')", []),
+            (
+                "import os, sys\nos.write(1, b'fd 1 of the kernel\\n')\nsys.__stderr__.write('fd 2 of the kernel\\n')",
+                [],
+            ),
+            (ADD_TOOL, []),
+        ],
+    )
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}}
+    lines = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]  # fmt: skip
+    result = cli("serve", str(noisy), runtime=runtime_dir, input="".join(json.dumps(line) + "\n" for line in lines))
+    assert result.returncode == 0, result.stderr
+    replies = json_lines(result.stdout)  # every line on stdout is JSON-RPC
+    assert [reply["id"] for reply in replies] == [1, 2]
+    assert replies[1]["result"]["structuredContent"] == {"result": 3}
+    for text in ("print() in a cell", "fd 1 of the kernel", "fd 2 of the kernel"):
+        assert text in result.stderr
+
+
+def test_the_mcp_inspector_drives_serve_over_stdio(notebook: Path, runtime_dir: Path, tmp_path: Path) -> None:
+    server = ["-e", f"JUPYTER_RUNTIME_DIR={runtime_dir}", JUPYTER_MCP, "serve", str(notebook)]
+    called = inspector(
+        *server, "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=40", cwd=tmp_path
+    )
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["structuredContent"] == {"result": 42}
+
+
+# ---- HTTP ----------------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def serving_http(notebook: Path, runtime: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """``serve --transport http``; yields the process and the URL and token it printed on stderr."""
+    process = subprocess.Popen(
+        [JUPYTER_MCP, "serve", str(notebook), "--transport", "http", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime)},
+    )
+    try:
+        announced = read_until(process, "Stop with Ctrl-C.")
+        url = announced.split("URL:", 1)[1].split()[0]
+        token = announced.split("Authorization: Bearer ", 1)[1].split()[0]
+        yield process, url, token
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def read_until(process: subprocess.Popen[str], marker: str) -> str:
+    assert process.stderr is not None
+    seen = ""
+    while marker not in seen:
+        line = process.stderr.readline()
+        if not line:
+            raise AssertionError(f"serve exited ({process.wait()}) before {marker!r}:\n{seen}")
+        seen += line
+    return seen
+
+
+async def test_serve_over_http_until_sigterm(notebook: Path, runtime_dir: Path, tmp_path: Path, mode: str) -> None:
+    port = free_port()
+    with serving_http(notebook, runtime_dir, "--port", str(port), "--token", "t0ken") as (process, url, token):
+        assert (url, token) == (f"http://127.0.0.1:{port}/mcp", "t0ken")
+        async with http_client(url, token, mode=mode) as client:
+            assert (await client.call_tool("which_cells", {})).structured_content == {"result": "all"}
+        (info,) = discovery.read_all(runtime_dir)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+        assert process.stdout is not None
+        assert process.stdout.read() == ""  # kernel output went to stderr
+    await eventually(lambda: no_kernel_left(runtime_dir, info.pid))
+
+
+async def test_serve_stops_cleanly_on_sigint(notebook: Path, runtime_dir: Path) -> None:
+    with serving_http(notebook, runtime_dir) as (process, _url, _token):
+        (info,) = discovery.read_all(runtime_dir)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+        assert process.stderr is not None
+        assert "[jupyter-mcp] stopping: shutting the kernel down" in process.stderr.read()
+    await eventually(lambda: no_kernel_left(runtime_dir, info.pid))
+
+
+def test_the_mcp_inspector_drives_serve_over_http(notebook: Path, runtime_dir: Path, tmp_path: Path) -> None:
+    with serving_http(notebook, runtime_dir) as (_process, url, token):
+        header = f"Authorization: Bearer {token}"
+        listed = inspector(url, "--transport", "http", "--header", header, "--method", "tools/list", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert [t["name"] for t in json.loads(listed.stdout)["tools"]] == ["which_cells", "add"]
+
+
+async def test_the_demo_notebook_serves_its_tools(runtime_dir: Path, mode: str) -> None:
+    progress: list[float] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(value)
+
+    demo = ROOT / "notebooks" / "02-demo-tools.ipynb"
+    with serving_http(demo, runtime_dir) as (_process, url, token):
+        async with http_client(url, token, mode=mode) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == {"city_facts", "to_fahrenheit", "count_primes"}
+            facts = await client.call_tool("city_facts", {"name": "lyon"})
+            assert facts.structured_content == {
+                "city": "Lyon",
+                "country": "France",
+                "population": 522250,
+                "founded": -43,
+            }
+            unknown = await client.call_tool("city_facts", {"name": "Atlantis"})
+            assert unknown.is_error
+            block = unknown.content[0]
+            assert isinstance(block, mt.TextContent)
+            assert block.text == "unknown city 'Atlantis'; known cities: Kyoto, Lyon, Montreal, Porto"
+            assert (await client.call_tool("to_fahrenheit", {"celsius": 100})).structured_content == {"result": 212.0}
+            primes = await client.call_tool("count_primes", {"limit": 1000}, progress_callback=on_progress)
+            assert primes.structured_content == {"result": 168}
+    assert progress == [100, 200, 300, 400, 500, 600, 700, 800, 900]
+
+
+# ---- failures ------------------------------------------------------------------------------------------------
+
+
+def test_a_failing_cell_stops_startup_with_its_number(runtime_dir: Path, tmp_path: Path) -> None:
+    broken = write_notebook(
+        tmp_path / "broken.ipynb", [("%load_ext jupyter_mcp", []), (ADD_TOOL, []), ("x = 1\n1 / 0", [])]
+    )
+    result = cli("serve", str(broken), "--transport", "http", runtime=runtime_dir)
+    assert result.returncode == 1
+    assert result.stderr.endswith(
+        "jupyter-mcp: cell 3 of broken.ipynb raised ZeroDivisionError: division by zero\n    x = 1\n"
+    )
+    assert "----> 2 1 / 0" in result.stderr  # the traceback, in the kernel output on stderr
+    assert result.stdout == ""
+    assert list(runtime_dir.glob("jupyter-mcp-*.json")) == []
+
+
+@pytest.mark.parametrize(
+    ("cells", "args", "message"),
+    [
+        ([("x = 1", [])], [], "served.ipynb: it ran, but no %%mcp_tool cell registered a tool; nothing to serve"),
+        ([(ADD_TOOL, [])], ["--tagged"], "--tagged: no code cell in {path} is tagged 'mcp'"),
+        ([(ADD_TOOL, [])], ["--kernel", "no-such-kernel"], "no kernel named 'no-such-kernel' is installed (see: jupyter kernelspec list)"),
+        ([(ADD_TOOL, [])], ["--port", "8000"], "--port only apply to --transport http"),
+        ([(ADD_TOOL, [])], ["--host", "::1", "--token", "t"], "--host, --token only apply to --transport http"),
+        ([(ADD_TOOL, [])], ["--cwd", "/no/such/dir"], "--cwd: not a directory: /no/such/dir"),
+        ([(ADD_TOOL, [])], ["--log", "/no/such/dir/x.log"], "--log: cannot open /no/such/dir/x.log: No such file or directory"),
+    ],
+)  # fmt: skip
+def test_serve_refuses_bad_input(
+    runtime_dir: Path, tmp_path: Path, cells: list[tuple[str, list[str]]], args: list[str], message: str
+) -> None:
+    path = write_notebook(tmp_path / "served.ipynb", cells)
+    result = cli("serve", str(path), *args, runtime=runtime_dir)
+    assert result.returncode == 1
+    assert result.stderr.endswith(f"jupyter-mcp: {message.format(path=path)}\n")
+    assert result.stdout == ""
+
+
+def test_serve_refuses_what_is_not_a_notebook(runtime_dir: Path, tmp_path: Path) -> None:
+    missing = cli("serve", str(tmp_path / "missing.ipynb"), runtime=runtime_dir)
+    assert (missing.returncode, missing.stderr) == (1, f"jupyter-mcp: no such notebook: {tmp_path / 'missing.ipynb'}\n")
+    text = tmp_path / "notes.txt"
+    text.write_text("hi")
+    wrong = cli("serve", str(text), runtime=runtime_dir)
+    assert (wrong.returncode, wrong.stderr) == (1, f"jupyter-mcp: {text} is not a notebook (.ipynb)\n")
+    garbage = tmp_path / "garbage.ipynb"
+    garbage.write_text("{not json")
+    broken = cli("serve", str(garbage), runtime=runtime_dir)
+    assert broken.returncode == 1
+    assert broken.stderr.startswith(f"jupyter-mcp: cannot read {garbage} as a notebook: ")
+
+
+def test_serve_refuses_a_port_in_use(notebook: Path, runtime_dir: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", str(notebook), "--transport", "http", "--port", str(port), runtime=runtime_dir)
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"jupyter-mcp: cannot bind 127.0.0.1:{port}: Address already in use\n",
+    )
