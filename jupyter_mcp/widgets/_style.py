@@ -61,11 +61,13 @@ CSS = """
 .jmcp-callrow { display: grid; gap: 8px; align-items: center; padding: 3px 6px;
   grid-template-columns: 62px 84px minmax(70px, 150px) minmax(70px, 150px) minmax(0, 1fr) 70px;
   border-bottom: 1px solid var(--jp-border-color3); border-left: 3px solid transparent; }
-.jmcp-callrow > span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.jmcp-callrow > span, .jmcp-args > div { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.jmcp-progress-line { display: flex; align-items: center; gap: 6px; }
+.jmcp-progress-line > .jmcp-progress { flex: 0 0 90px; margin-top: 0; }
 .jmcp-callrow.jmcp-header { font-weight: 600; color: var(--jp-ui-font-color2);
   border-bottom: 1px solid var(--jp-border-color2); }
 .jmcp-callrow .jmcp-num, .jmcp-toolrow .jmcp-num { text-align: right; }
-.jmcp-callrow.jmcp-selected { background: var(--jp-layout-color3); border-left-color: var(--jp-brand-color1); }
+.jmcp-callrow.jmcp-selected { background: var(--jp-layout-color2); border-left-color: var(--jp-brand-color1); }
 .jmcp-row { position: relative; }
 .jmcp-row:hover .jmcp-callrow { background: var(--jp-layout-color2); }
 .jmcp-row > .jmcp-hit { position: absolute !important; inset: 0; width: auto !important; height: auto !important;
@@ -82,9 +84,8 @@ CSS = """
 .jmcp-toolrow { display: grid; gap: 8px; align-items: center; padding: 2px 6px;
   grid-template-columns: minmax(120px, 1fr) 60px 60px 60px 90px; }
 .jmcp-tools-header { border-bottom: 1px solid var(--jp-border-color2); font-weight: 600;
-  color: var(--jp-ui-font-color2); }
+  color: var(--jp-ui-font-color2); padding: 2px 0; }
 .jmcp-tool-line { border-bottom: 1px solid var(--jp-border-color3); align-items: center; }
-.jmcp-tool-line > .widget-html { flex: 1 1 auto; }
 .jmcp-section-toggle.jupyter-button { background: transparent; box-shadow: none; width: auto; padding: 0 4px 0 0;
   font-weight: 600; color: var(--jp-ui-font-color1); text-align: left; }
 .jmcp-section-toggle.jupyter-button.mod-active { background: transparent; box-shadow: none; }

@@ -49,11 +49,12 @@ class ToolCard(PanelBox):
     def __init__(self, server: NotebookServer, tool: Tool) -> None:
         self.server, self.tool = server, tool
         self._lock = threading.RLock()
-        self.header = widgets.HTML()
+        self.header = widgets.HTML(layout=widgets.Layout(flex="1 1 auto"))
         self.enabled = widgets.Checkbox(description="enabled", indent=False, tooltip="Serve this tool to clients")
+        self.enabled.layout.width = "auto"
         self.try_it = TryItForm(server, tool)
         self.calls_view = widgets.HTML()
-        top = widgets.HBox([self.header, self.enabled], layout=widgets.Layout(justify_content="space-between"))
+        top = widgets.HBox([self.header, self.enabled], layout=widgets.Layout(align_items="flex-start"))
         parts = [style_widget(), top, widgets.HTML(schema_html(tool))]
         parts += [Section("Try it", self.try_it, expanded=False), Section("Recent calls", self.calls_view)]
         super().__init__(parts)

@@ -56,6 +56,7 @@ class ConnectionView(PanelBox):
         self._lock = threading.RLock()
         self.endpoint = widgets.HTML()
         self.reveal = widgets.ToggleButton(description="Reveal", icon="eye", tooltip="Show the token and copy buttons")
+        self.reveal.layout.width = "auto"
         self.clients_view = widgets.HTML()
         self.client_choice = widgets.ToggleButtons(options=CLIENT_CHOICES, value="claude")
         self.config_view = widgets.HTML()

@@ -28,7 +28,7 @@ class CallRowView(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyped
 
     def __init__(self, on_select: Callable[[str], None]) -> None:
         self.call_id = ""
-        self.cells = widgets.HTML()
+        self.cells = widgets.HTML(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
         self.hit = widgets.Button(tooltip="Show this call's details")
         self.hit.add_class("jmcp-hit")
         self.hit.on_click(lambda _button: on_select(self.call_id))
@@ -66,6 +66,8 @@ class HistoryView(PanelBox):
         self.summary = widgets.HTML()
         self.more = widgets.Button(description=f"{PAGE} more", icon="angle-down", tooltip="List more calls")
         self.clear_button = widgets.Button(description="Clear", icon="trash", tooltip="Forget finished calls")
+        for button in (self.more, self.clear_button):
+            button.layout.width = "auto"
         self.list_box = widgets.VBox()
         self.detail = widgets.HTML()
         self._pool: list[CallRowView] = []

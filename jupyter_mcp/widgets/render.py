@@ -8,14 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from jupyter_mcp.widgets._html import esc, heading, pre, progress_bar, span, status_html, table
-from jupyter_mcp.widgets.format import format_clock, format_count, format_duration
+from jupyter_mcp.widgets.format import format_clock, format_duration
 from jupyter_mcp.widgets.model import CallRow
+from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
 if TYPE_CHECKING:
     from jupyter_mcp.kernel.history import CallRecord
 
-MAX_ITEMS = 100
-"""Items shown per JSON array/object level; the rest are counted, not rendered."""
 _TABLE_SEPARATOR = re.compile(r"^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?$")
 
 CALL_HEADERS = ("time", "status", "client", "tool", "arguments", "duration")
@@ -25,20 +24,19 @@ CALL_HEADERS = ("time", "status", "client", "tool", "arguments", "duration")
 
 
 def call_row_html(row: CallRow, *, selected: bool = False) -> str:
-    """One history row: a CSS grid line (progress bar under the arguments while running)."""
-    arguments = esc(row["arguments"])
-    if row["progress_text"]:
-        arguments += " " + span(row["progress_text"], "jmcp-muted")
-    if row["progress"] is not None:
-        arguments += progress_bar(row["progress"])
+    """One history row: a CSS grid line; progress (while running) or the error goes under the arguments."""
+    arguments = f"<div>{esc(row['arguments']) or '&nbsp;'}</div>"
+    if row["progress"] is not None or row["progress_text"]:
+        bar = progress_bar(row["progress"]) if row["progress"] is not None else ""
+        arguments += f'<div class="jmcp-progress-line">{bar}{span(row["progress_text"], "jmcp-muted")}</div>'
     elif row["error"]:
-        arguments += "<br>" + span(row["error"], "jmcp-error")
+        arguments += f"<div>{span(row['error'], 'jmcp-error')}</div>"
     cells = [
         span(row["time"], "jmcp-muted"),
         status_html(row["status"]),
         span(row["client"], title=row["client"]),
         span(row["tool"], "jmcp-mono"),
-        f'<span title="{esc(row["arguments"])}">{arguments}</span>',
+        f'<span class="jmcp-args" title="{esc(row["arguments"])}">{arguments}</span>',
         span(row["duration"], "jmcp-num"),
     ]
     cls = "jmcp-callrow jmcp-selected" if selected else "jmcp-callrow"
@@ -55,44 +53,6 @@ def call_list_html(rows: Sequence[CallRow], empty: str = "No calls yet.") -> str
     if not rows:
         return span(empty, "jmcp-muted")
     return call_header_html() + "".join(call_row_html(row) for row in rows)
-
-
-# ---- JSON ----------------------------------------------------------------------------------------
-
-
-def json_tree(value: Any, *, open_depth: int = 2, key: str | None = None, depth: int = 0) -> str:
-    """``value`` as nested ``<details>`` (collapsible with no script); levels below ``open_depth`` start closed."""
-    label = f'<span class="jmcp-k">{esc(json.dumps(key))}</span>: ' if key is not None else ""
-    is_open = depth < open_depth
-    if isinstance(value, Mapping) and value:
-        items = list(value.items())
-        children = [json_tree(v, open_depth=open_depth, key=str(k), depth=depth + 1) for k, v in items[:MAX_ITEMS]]
-        return _branch(label, "{}", format_count(len(items), "key"), children, total=len(items), is_open=is_open)
-    if isinstance(value, list) and value:
-        children = [json_tree(v, open_depth=open_depth, depth=depth + 1) for v in value[:MAX_ITEMS]]
-        return _branch(label, "[]", format_count(len(value), "item"), children, total=len(value), is_open=is_open)
-    leaf = f"<div>{label}{_scalar(value)}</div>"
-    return f'<div class="jmcp-json">{leaf}</div>' if depth == 0 else leaf
-
-
-def _branch(label: str, brackets: str, size: str, children: list[str], *, total: int, is_open: bool) -> str:
-    more = f"<li>{span(f'… {total - MAX_ITEMS} more', 'jmcp-muted')}</li>" if total > MAX_ITEMS else ""
-    body = "".join(f"<li>{child}</li>" for child in children) + more
-    summary = f"{label}{brackets[0]} {span(size, 'jmcp-muted')} {brackets[1]}"
-    details = f"<details{' open' if is_open else ''}><summary>{summary}</summary><ul>{body}</ul></details>"
-    return details if label else f'<div class="jmcp-json">{details}</div>'
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, str):
-        return span(json.dumps(value, ensure_ascii=False), "jmcp-s")
-    if isinstance(value, bool) or value is None:
-        return span(json.dumps(value), "jmcp-b")
-    if isinstance(value, int | float):
-        return span(json.dumps(value), "jmcp-n")
-    if isinstance(value, Mapping | list):
-        return span("{}" if isinstance(value, Mapping) else "[]", "jmcp-muted")
-    return span(repr(value), "jmcp-s")
 
 
 # ---- content blocks ------------------------------------------------------------------------------
@@ -165,15 +125,17 @@ def _resource_html(resource: Mapping[str, Any]) -> str:
 def outcome_html(
     structured: Any, content: Sequence[Mapping[str, Any]], *, is_error: bool, error: str | None = None
 ) -> str:
-    """A call's result: error first, then the structured result as a tree, then the content blocks."""
+    """A call's result: error first, then the structured result (table or tree), then the content blocks."""
     parts = []
     if is_error or error:
         message = error or " ".join(str(b.get("text", "")) for b in content if b.get("type") == "text")
         parts.append(heading("Error") + pre(message.strip() or "(no message)", "jmcp-error"))
     if structured is not None:
-        parts.append(heading("Structured result") + json_tree(structured))
-    if content and not is_error:
-        parts.append(heading("Content") + content_html(content))
+        parts.append(heading("Structured result") + structured_html(structured))
+    # The JSON text block that accompanies structuredContent says the same thing again.
+    shown = [block for block in content if structured is None or not repeats(block, structured)]
+    if shown and not is_error:
+        parts.append(heading("Content") + content_html(shown))
     return "".join(parts)
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from jupyter_mcp.kernel.server import NotebookServer
 
 HEADERS = ("tool", "calls", "errors", "running", "mean")
+TOGGLE_WIDTH = "100px"
 
 
 def tool_cells_html(row: ToolRow) -> str:
@@ -31,13 +32,24 @@ def tool_cells_html(row: ToolRow) -> str:
     return f'<div class="jmcp-toolrow">{"".join(cells)}</div>'
 
 
+def _header() -> widgets.HBox:
+    """Column titles laid out like a ``ToolLine``, so the columns line up."""
+    cells = "".join(span(h, "" if h == "tool" else "jmcp-num") for h in HEADERS)
+    titles = widgets.HTML(f'<div class="jmcp-toolrow">{cells}</div>', layout=widgets.Layout(flex="1 1 auto"))
+    toggle = widgets.HTML(span("served"), layout=widgets.Layout(width=TOGGLE_WIDTH))
+    header = widgets.HBox([titles, toggle])
+    header.add_class("jmcp-tools-header")
+    return header
+
+
 class ToolLine(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyped
     """One tool's counters and its enabled checkbox."""
 
     def __init__(self, name: str, on_toggle: Callable[[str, bool], None]) -> None:
         self.name = name
-        self.cells = widgets.HTML()
+        self.cells = widgets.HTML(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
         self.enabled = widgets.Checkbox(description="enabled", indent=False, tooltip=f"Serve {name} to clients")
+        self.enabled.layout.width = TOGGLE_WIDTH
         self.enabled.observe(lambda change: on_toggle(self.name, change["new"]), "value")
         super().__init__([self.cells, self.enabled])
         self.add_class("jmcp-tool-line")
@@ -56,8 +68,7 @@ class ToolsTable(PanelBox):
         self.server = server
         self._lock = threading.RLock()
         self._lines: dict[str, ToolLine] = {}
-        header = "".join(span(h, "" if h == "tool" else "jmcp-num") for h in HEADERS)
-        self.header = widgets.HTML(f'<div class="jmcp-toolrow jmcp-tools-header">{header}</div>')
+        self.header = _header()
         self.lines_box = widgets.VBox()
         self.empty = widgets.HTML(span("No tools yet: mark a function with %%mcp_tool.", "jmcp-muted"))
         super().__init__([self.header, self.lines_box, self.empty])

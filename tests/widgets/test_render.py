@@ -1,4 +1,4 @@
-"""HTML for calls: rows, JSON trees, content blocks and a call's detail (render)."""
+"""HTML for calls: rows, content blocks, outcomes and a call's detail (render)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LogEvent, P
 from jupyter_mcp.tools.results import markdown_table
 from jupyter_mcp.widgets.model import call_row
 from jupyter_mcp.widgets.render import (
-    MAX_ITEMS,
     call_row_html,
     content_html,
-    json_tree,
     outcome_html,
     record_detail_html,
     split_markdown_table,
@@ -32,35 +30,6 @@ def started(history: CallHistory, call_id: str = "c1", **arguments: object) -> C
     record = history.get(call_id)
     assert record is not None
     return record
-
-
-def test_json_tree_nests_counts_and_escapes() -> None:
-    markup = json_tree({"name": "<b>x</b>", "tags": ["a", "b"], "deep": {"more": {"n": 1.5, "ok": True, "none": None}}})
-    assert "&lt;b&gt;x&lt;/b&gt;" in markup
-    assert "<b>x</b>" not in markup
-    text = visible_text(markup)
-    assert '{ 3 keys } "name": "<b>x</b>" "tags": [ 2 items ] "a" "b"' in text
-    assert '"n": 1.5 "ok": true "none": null' in text
-
-
-def test_json_tree_opens_the_first_levels_only() -> None:
-    markup = json_tree({"a": {"b": {"c": {"d": 1}}}}, open_depth=2)
-    assert markup.count("<details open>") == 2
-    assert markup.count("<details>") == 2
-
-
-def test_json_tree_cuts_long_lists() -> None:
-    text = visible_text(json_tree(list(range(MAX_ITEMS + 50))))
-    assert f"[ {MAX_ITEMS + 50} items ]" in text
-    assert "… 50 more" in text
-    assert f" {MAX_ITEMS - 1} " in text
-    assert f" {MAX_ITEMS} " not in text
-
-
-def test_json_tree_scalars_and_empties() -> None:
-    assert visible_text(json_tree("hi")) == '"hi"'
-    assert visible_text(json_tree([])) == "[]"
-    assert visible_text(json_tree({})) == "{}"
 
 
 def test_markdown_tables_become_tables_with_their_note() -> None:
@@ -101,7 +70,9 @@ def test_outcome_puts_the_error_first_and_hides_error_content() -> None:
     error = outcome_html(None, [{"type": "text", "text": "Error: boom"}], is_error=True)
     assert visible_text(error) == "Error Error: boom"
     ok = outcome_html({"result": 3}, [{"type": "text", "text": "3"}], is_error=False)
-    assert visible_text(ok) == 'Structured result { 1 key } "result": 3 Content 3'
+    assert visible_text(ok) == 'Structured result { 1 key } "result": 3'  # the JSON text block repeats it
+    both = outcome_html({"n": 1}, [{"type": "text", "text": "one"}], is_error=False)
+    assert visible_text(both) == 'Structured result { 1 key } "n": 1 Content one'
 
 
 def test_detail_of_a_failed_call_has_everything() -> None:
@@ -160,7 +131,7 @@ def test_progress_without_total_has_no_bar() -> None:
     assert record is not None
     row = call_row(record)
     assert (row["progress"], row["progress_text"]) == (None, "7")
-    assert "jmcp-progress" not in call_row_html(row)
+    assert 'class="jmcp-progress"' not in call_row_html(row)
 
 
 def test_rows_escape_and_show_the_last_error_line() -> None:

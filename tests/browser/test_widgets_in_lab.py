@@ -1,0 +1,166 @@
+"""The widget panels in a real JupyterLab, in headless Chromium, with an outside MCP client calling.
+
+Screenshots land in ``.ci/artifacts/browser/<test>/``; with ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1``
+the tool card and history panel ones are also copied to ``docs/screenshots/`` for the README.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import anyio
+import mcp_types as mt
+import pytest
+from playwright.async_api import Locator, expect
+
+from jupyter_mcp import discovery
+from tests.browser.lab import JupyterLab
+from tests.browser.ui import SLOW, LabPage
+from tests.conftest import http_client
+
+pytestmark = pytest.mark.browser
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+SETUP = """\
+%load_ext jupyter_mcp
+import asyncio
+from typing import Annotated, Literal
+
+import pandas as pd
+from pydantic import Field
+
+import jupyter_mcp
+server = jupyter_mcp.get_server()
+cities = pd.DataFrame({
+    "city": ["Oslo", "Bergen", "Trondheim", "Stockholm", "Gothenburg", "Malmö"],
+    "country": ["Norway", "Norway", "Norway", "Sweden", "Sweden", "Sweden"],
+    "population": [709_000, 291_000, 212_000, 984_000, 604_000, 357_000],
+})"""
+
+FIND_CITIES = '''\
+%%mcp_tool --read-only --idempotent --tags geo --timeout 30
+def find_cities(
+    country: str,
+    min_population: Annotated[int, Field(ge=0)] = 100_000,
+    sort: Literal["city", "population"] = "population",
+    limit: int = 5,
+) -> list[dict]:
+    """Find cities of a country in the notebook's `cities` table.
+
+    Args:
+        country: Country name, e.g. "Norway".
+        min_population: Leave out smaller cities.
+        sort: Order of the result.
+        limit: At most this many cities.
+    """
+    found = cities[(cities.country == country) & (cities.population >= min_population)]
+    if found.empty:
+        raise jupyter_mcp.ToolError(f"no cities known for {country!r}")
+    found = found.sort_values(sort, ascending=sort == "city")
+    return found.head(limit).to_dict("records")'''
+
+TRAIN = '''\
+%%mcp_tool --timeout 120
+async def train_model(ctx: jupyter_mcp.Context, epochs: int = 3, learning_rate: float = 0.01) -> dict[str, float]:
+    """Pretend to train, reporting progress every epoch."""
+    loss = 1.0
+    for epoch in range(1, epochs + 1):
+        await asyncio.sleep(1.0)
+        loss *= 1 - learning_rate * 10
+        await ctx.report_progress(epoch, epochs, f"epoch {epoch}, loss {loss:.3f}")
+    return {"loss": round(loss, 4), "epochs": epochs}'''
+
+CLIENT = mt.Implementation(name="claude-desktop", version="0.9.2")
+
+
+def kernel_endpoint(lab: JupyterLab) -> tuple[str, str]:
+    """The MCP URL and token of the kernel JupyterLab started (from its discovery file)."""
+    (server,) = discovery.read_all(lab.runtime_dir)
+    return server.url, server.token
+
+
+def keep(path: Path, name: str) -> None:
+    if os.environ.get("JUPYTER_MCP_UPDATE_SCREENSHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / name)
+
+
+def history_row(panel: Locator, *texts: str) -> Locator:
+    rows = panel.locator(".jmcp-history .jmcp-row")
+    for text in texts:
+        rows = rows.filter(has_text=text)
+    return rows
+
+
+async def test_tool_card_and_history_panel_in_jupyterlab(lab: JupyterLab, lab_page: LabPage, artifacts: Path) -> None:
+    page = lab_page.page
+    lab.write_notebook("widgets.ipynb", [SETUP, FIND_CITIES, TRAIN, "%mcp"])
+    await lab_page.open_notebook("widgets.ipynb")
+    await lab_page.run_all()
+
+    # The tool card: name, state, badges, one row per parameter.
+    card = page.locator(".jmcp-card").filter(has_text="find_cities")
+    await expect(card).to_be_visible(timeout=SLOW)
+    header = card.locator(".jmcp-head").first
+    for text in ("find_cities", "live", "read-only", "idempotent", "#geo", "timeout 30 s"):
+        await expect(header).to_contain_text(text)
+    rows = card.locator("table.jmcp-params tbody tr")
+    await expect(rows).to_have_count(4)
+    await expect(rows.nth(0)).to_contain_text("country")
+    await expect(rows.nth(0)).to_contain_text("required")
+    await expect(rows.nth(1)).to_contain_text("≥ 0")
+    await expect(rows.nth(2)).to_contain_text("Literal['city', 'population']")
+
+    # An outside client calls; the panel's history shows each call with its status.
+    url, token = kernel_endpoint(lab)
+    panel = page.locator(".jmcp-panel")
+    async with http_client(url, token, mode="legacy", client_info=CLIENT) as client, anyio.create_task_group() as tasks:
+        assert not (await client.call_tool("find_cities", {"country": "Norway"})).is_error
+        assert (await client.call_tool("find_cities", {"country": "Atlantis"})).is_error
+        tasks.start_soon(client.call_tool, "train_model", {"epochs": 8, "learning_rate": 0.05})
+        await expect(history_row(panel, "find_cities", "✓ ok", "claude-desktop 0.9.2")).to_have_count(1, timeout=SLOW)
+        await expect(history_row(panel, "find_cities", "✗ error", "no cities known for 'Atlantis'")).to_have_count(1)
+        running = history_row(panel, "train_model", "running")
+        await expect(running.locator(".jmcp-progress")).to_be_visible(timeout=SLOW)
+        await expect(running).to_contain_text("epoch")
+        await history_row(panel, "find_cities", "✓ ok").locator(".jmcp-hit").click()
+        detail = panel.locator(".jmcp-detail")
+        await expect(detail).to_contain_text("Structured result")
+        await expect(detail.locator("table.jmcp-records tbody tr").first).to_contain_text("Oslo")
+        await expect(detail).to_contain_text("protocol 2025-11-25")
+        history = panel.locator(".jmcp-section").filter(has=page.locator(".jmcp-history"))
+        keep(await lab_page.screenshot(history, artifacts / "history-panel.png"), "history-panel.png")
+        await lab_page.screenshot(panel, artifacts / "server-panel.png")
+    await expect(history_row(panel, "train_model", "✓ ok")).to_have_count(1, timeout=SLOW)
+
+    # Try it: the form runs the tool through the server; the result shows under the form.
+    await card.locator(".jmcp-section-toggle").filter(has_text="Try it").click()
+    country = card.locator(".jmcp-field").filter(has_text="country").locator("input")
+    await country.fill("Sweden")
+    await card.locator(".jmcp-field").filter(has_text="sort").locator("select").select_option(label="'city'")
+    await card.get_by_role("button", name="Run").click()
+    result = card.locator(".jmcp-tryit")
+    await expect(result).to_contain_text("✓ ok", timeout=SLOW)
+    await expect(result.locator("table.jmcp-records")).to_contain_text("Gothenburg")
+    await expect(history_row(panel, "find_cities", "notebook", "country='Sweden'")).to_have_count(1, timeout=SLOW)
+    keep(await lab_page.screenshot(card, artifacts / "tool-card.png"), "tool-card.png")
+
+    # The card's checkbox disables the tool for clients, and enables it again.
+    async with http_client(url, token, mode="auto", client_info=CLIENT) as client:
+        await card.get_by_role("checkbox", name="enabled").uncheck()
+        await expect(header).to_contain_text("disabled")
+        assert [t.name for t in (await client.list_tools(cache_mode="refresh")).tools] == ["train_model"]
+        await card.get_by_role("checkbox", name="enabled").check()
+        await expect(header).to_contain_text("live")
+        assert {t.name for t in (await client.list_tools(cache_mode="refresh")).tools} == {"find_cities", "train_model"}
+
+    # Dark theme, for a human to check readability (kept as artifacts only).
+    await lab_page.set_theme("JupyterLab Dark")
+    try:
+        await lab_page.screenshot(card, artifacts / "tool-card-dark.png")
+        await lab_page.screenshot(panel, artifacts / "server-panel-dark.png")
+    finally:
+        await lab_page.set_theme("JupyterLab Light")

@@ -1,0 +1,106 @@
+"""Driving JupyterLab's UI with Playwright (async API): open a notebook, run cells, switch theme.
+
+The selectors are JupyterLab 4's own DOM classes and ARIA roles, kept in this one place.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.async_api import Locator, Page, expect
+
+from tests.browser.lab import JupyterLab
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium (``apt-get install chromium chromium-driver``; ``./dev.sh test`` does it). Never
+``playwright install``: tests use the system browser, nothing is downloaded."""
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SLOW = 60_000
+"""Milliseconds to wait for things a kernel or JupyterLab does (a bound on hangs, not a speed test)."""
+
+
+class LabPage:
+    """A Playwright page showing JupyterLab, with the few actions notebook tests need."""
+
+    def __init__(self, page: Page, lab: JupyterLab) -> None:
+        self.page = page
+        self.lab = lab
+
+    async def open_notebook(self, path: str) -> Locator:
+        """Open ``path`` (relative to the lab root); returns the notebook panel once its kernel is idle."""
+        await self.page.goto(self.lab.url(f"lab/tree/{path}"))
+        panel = self.page.locator(".jp-NotebookPanel").filter(has=self.page.locator(".jp-Notebook"))
+        await expect(panel.first).to_be_visible(timeout=SLOW)
+        await self.wait_idle()
+        return panel.first
+
+    async def wait_idle(self) -> None:
+        """Wait until the notebook's kernel is connected and idle (the status bar says so)."""
+        await expect(self.page.locator("#jp-main-statusbar")).to_contain_text("| Idle", timeout=SLOW)
+
+    async def menu(self, *path: str) -> None:
+        """Click through the main menu: ``await ui.menu("Run", "Run All Cells")``."""
+        bar = self.page.locator("#jp-MainMenu")
+        await bar.get_by_role("menuitem", name=path[0], exact=True).click()
+        for label in path[1:]:
+            # Submenus and checkable items are not role=menuitem, so match the label itself.
+            exact = self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(label)}$"))
+            item = self.page.locator(".lm-Menu:visible .lm-Menu-item").filter(has=exact).last
+            await expect(item).not_to_have_class(re.compile(r"\blm-mod-disabled\b"))
+            await item.click()
+
+    async def run_all(self) -> None:
+        """Run every cell and wait until each has its execution count."""
+        await self.menu("Run", "Run All Cells")
+        pending = self.page.locator(".jp-Notebook .jp-InputPrompt").filter(has_text=re.compile(r"\[[ *]\]"))
+        await expect(pending).to_have_count(0, timeout=SLOW)
+        await self.wait_idle()
+
+    async def set_theme(self, name: str) -> None:
+        """Switch to ``JupyterLab Light`` or ``JupyterLab Dark``."""
+        await self.menu("Settings", "Theme", name)
+        await expect(self.page.locator(f"body[data-jp-theme-name='{name}']")).to_be_attached(timeout=SLOW)
+
+    async def screenshot(self, target: Page | Locator, path: Path) -> Path:
+        """Save a PNG of the page or of one element, whole (scrolled into view)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(target, Page):
+            await target.screenshot(path=path, full_page=True)
+            return path
+        viewport = self.page.viewport_size
+        box = await target.bounding_box()
+        assert viewport is not None
+        assert box is not None, "only a visible element can be photographed"
+        if box["height"] + 200 <= viewport["height"]:
+            await self._shoot(target, path)
+            return path
+        # The notebook scrolls inside a fixed-size page: only a taller window shows a tall element whole.
+        await self.page.set_viewport_size({"width": viewport["width"], "height": int(box["height"]) + 400})
+        try:
+            await self.page.wait_for_timeout(300)  # let JupyterLab lay out the new size
+            await self._shoot(target, path)
+        finally:
+            await self.page.set_viewport_size(viewport)
+        return path
+
+    async def _shoot(self, target: Locator, path: Path, margin: int = 8) -> None:
+        """The element plus a small margin of what surrounds it."""
+        await target.scroll_into_view_if_needed()
+        box = await target.bounding_box()
+        assert box is not None
+        clip = {
+            "x": max(0.0, box["x"] - margin),
+            "y": max(0.0, box["y"] - margin),
+            "width": box["width"] + 2 * margin,
+            "height": box["height"] + 2 * margin,
+        }
+        await self.page.screenshot(path=path, clip=clip)  # type: ignore[arg-type]
