@@ -40,7 +40,8 @@ class ToolServerDirectory:
     def __init__(self, kernel_manager: Any, session_manager: Any, discovery_dir: Path | None = None) -> None:
         self.kernel_manager = kernel_manager
         self.session_manager = session_manager
-        self.discovery_dir = discovery_dir
+        self.discovery_dir = discovery_dir or discovery.runtime_dir()
+        self._files = DiscoveryCache(self.discovery_dir)
 
     def kernel_ids(self) -> set[str]:
         return set(self.kernel_manager.list_kernel_ids())
@@ -49,7 +50,7 @@ class ToolServerDirectory:
         """The live tool server of a kernel this Jupyter server runs."""
         if kernel_id not in self.kernel_manager:
             raise UnknownKernel(f"no running kernel with id {kernel_id!r}")
-        info = discovery.find(kernel_id, self._directory())
+        info = self._files.find(kernel_id)
         if info is None:
             raise NoToolServer(f"kernel {kernel_id} has no MCP tool server yet: run a %%mcp_tool cell in its notebook")
         return info
@@ -77,7 +78,7 @@ class ToolServerDirectory:
         paths = await self._notebook_paths()
         return [
             Located(info, paths.get(info.kernel_id))
-            for info in discovery.read_all(self._directory(), clean=False)
+            for info in discovery.read_all(self.discovery_dir, clean=False)
             if info.kernel_id in running
         ]
 
@@ -88,5 +89,28 @@ class ToolServerDirectory:
             if session.get("kernel") and session.get("type", "notebook") == "notebook"
         }
 
-    def _directory(self) -> Path:
-        return self.discovery_dir or discovery.runtime_dir()
+
+class DiscoveryCache:
+    """``discovery.find`` that re-reads a kernel's file only when it changed (one ``stat`` per request).
+
+    Kernels replace the file atomically on every change, so (inode, mtime, size) identifies a version.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._known: dict[str, tuple[tuple[int, int, int], discovery.ServerInfo]] = {}
+
+    def find(self, kernel_id: str) -> discovery.ServerInfo | None:
+        try:
+            stat = discovery.path_for(kernel_id, self.directory).stat()
+        except OSError:
+            self._known.pop(kernel_id, None)
+            return None
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        known = self._known.get(kernel_id)
+        if known is not None and known[0] == version:
+            return known[1] if discovery.pid_alive(known[1].pid) else None
+        info = discovery.find(kernel_id, self.directory)
+        if info is not None:
+            self._known[kernel_id] = (version, info)
+        return info

@@ -20,6 +20,7 @@ from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import httputil, web
+from tornado.ioloop import IOLoop
 
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
@@ -41,6 +42,7 @@ _NOT_UPSTREAM = _HOP_BY_HOP | {"host", "authorization", "cookie", "origin", "ref
 # Date and Server are this server's own; an upstream auth challenge would be about the kernel token.
 _NOT_DOWNSTREAM = _HOP_BY_HOP | {"date", "server", "set-cookie", "www-authenticate"}
 _SSE = "text/event-stream"
+_HEADER_GRACE = 0.05  # seconds an SSE response's headers wait for its first event
 _JSONRPC_SERVER_ERROR = -32000
 
 
@@ -73,6 +75,7 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         self.services = services
         self._exchange: Exchange | None = None
         self._keepalive: SSEKeepalive | None = None
+        self._header_timer: object | None = None
         self._content_type = ""
         self._client_gone = False
 
@@ -157,13 +160,25 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         self._content_type = headers.get("Content-Type", "")
         if self._content_type.startswith(_SSE):
             self._keepalive = SSEKeepalive(self.services.keepalive_interval, self._write_now)
-            self._write_now(b"")  # headers now: an SSE stream may stay quiet for long
+            # Headers go out with the first event (one write instead of two), or alone if it is slow to come.
+            self._header_timer = IOLoop.current().call_later(_HEADER_GRACE, self._flush_headers)
 
     def body(self, chunk: bytes) -> Awaitable[None] | None:
         if self._keepalive is not None:
             self._keepalive.passed(chunk)
+        self._cancel_header_timer()
         self.write(chunk)
         return self._flush_or_drop()
+
+    def _flush_headers(self) -> None:
+        self._header_timer = None
+        if not self._headers_written:
+            self._flush_or_drop()
+
+    def _cancel_header_timer(self) -> None:
+        if self._header_timer is not None:
+            IOLoop.current().remove_timeout(self._header_timer)
+            self._header_timer = None
 
     def _write_now(self, chunk: bytes) -> None:
         if chunk:
@@ -192,6 +207,7 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
             self._exchange.abort()
 
     def _stop_keepalive(self) -> None:
+        self._cancel_header_timer()
         if self._keepalive is not None:
             self._keepalive.stop()
             self._keepalive = None
