@@ -1,0 +1,160 @@
+"""Call throughput with the widget panels open vs closed, in a real kernel (goal: open >= 90 % of closed).
+
+Two loads, each alternated closed/open for several rounds so a busy machine does not favour one side:
+
+* in-kernel flood: batches of ``server.call_in_background`` (the full call path, no HTTP) — the
+  "1,000 calls per second" case, where the panels' observers and refreshes matter most;
+* HTTP: several real ``mcp.Client`` sessions calling ``add`` concurrently.
+
+"Open" means ``server.panel()`` and a tool card displayed (both observing history and registry).
+Also printed: panel refreshes per second (must stay <= 10 each) and widget state messages per
+second sent towards the browser.
+
+Usage: .venv/bin/python bench/bench_widgets.py [--rounds N] [--flood N] [--http N] [--clients N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+from _common import client, machine  # noqa: E402
+
+from tests.harness import Kernel  # noqa: E402
+
+SETUP = '''
+%load_ext jupyter_mcp
+import time
+from concurrent.futures import wait
+import ipywidgets
+from IPython.display import display
+import jupyter_mcp
+from jupyter_mcp.kernel.display import tool_card
+server = jupyter_mcp.get_server()
+
+# Count the state messages widgets send towards the browser.
+sent = [0]
+_send_state = ipywidgets.Widget.send_state
+def _counting(self, key=None):
+    sent[0] += 1
+    return _send_state(self, key)
+ipywidgets.Widget.send_state = _counting
+
+def flood(n, batch=250):
+    """Calls per second for n calls through the full call path, batch at a time in flight."""
+    started = time.perf_counter()
+    for _ in range(0, n, batch):
+        wait([server.call_in_background("add", {"a": 1, "b": 2}) for _ in range(batch)])
+    return n / (time.perf_counter() - started)
+
+views = []
+def open_views():
+    views[:] = [server.panel(), tool_card(server, server.tools["add"])]
+    display(*views)
+
+def close_views():
+    for view in views:
+        view.close()
+    views.clear()
+
+def refreshes():
+    return [view._live.throttle.refreshes for view in views]
+'''
+TOOL = "%%mcp_tool\ndef add(a: int, b: int) -> int:\n    return a + b"
+
+
+class Bench:
+    def __init__(self, kernel: Kernel, flood_calls: int, http_calls: int, clients: int) -> None:
+        self.kernel = kernel
+        self.url, self.token = kernel.value("(server.url, server.token)")
+        self.flood_calls = flood_calls
+        self.http_calls = http_calls
+        self.clients = clients
+
+    def flood(self) -> float:
+        return float(self.kernel.value(f"flood({self.flood_calls})"))
+
+    def http(self) -> float:
+        return anyio.run(self._http)
+
+    async def _http(self) -> float:
+        per_client = self.http_calls // self.clients
+
+        async def session() -> None:
+            async with client(self.url, self.token, "legacy") as mcp:
+                for _ in range(per_client):
+                    await mcp.call_tool("add", {"a": 1, "b": 2})
+
+        started = time.perf_counter()
+        async with anyio.create_task_group() as tasks:
+            for _ in range(self.clients):
+                tasks.start_soon(session)
+        return per_client * self.clients / (time.perf_counter() - started)
+
+    def measure(self, load: str, panels_open: bool) -> tuple[float, float, float]:
+        """(calls/s, refreshes/s of the busiest view, widget messages/s) for one phase."""
+        if panels_open:
+            self.kernel.run("open_views()")
+        before_sent, before = self.kernel.value("(sent[0], refreshes())")
+        started = time.perf_counter()
+        rate = self.flood() if load == "flood" else self.http()
+        elapsed = time.perf_counter() - started
+        after_sent, after = self.kernel.value("(sent[0], refreshes())")
+        self.kernel.run("close_views()")
+        busiest = max((b - a for a, b in zip(before, after, strict=True)), default=0)
+        return rate, busiest / elapsed, (after_sent - before_sent) / elapsed
+
+
+def run(bench: Bench, load: str, rounds: int) -> None:
+    closed: list[float] = []
+    opened: list[float] = []
+    refresh_rates: list[float] = []
+    message_rates: list[float] = []
+    for _ in range(rounds):
+        closed.append(bench.measure(load, panels_open=False)[0])
+        rate, refreshes, messages = bench.measure(load, panels_open=True)
+        opened.append(rate)
+        refresh_rates.append(refreshes)
+        message_rates.append(messages)
+    base, with_panels = statistics.median(closed), statistics.median(opened)
+    print(
+        f"{load:6} {base:10.0f} {with_panels:10.0f} {with_panels / base:8.1%}"
+        f" {max(refresh_rates):12.1f} {statistics.median(message_rates):12.0f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--flood", type=int, default=4000, help="calls per in-kernel flood phase")
+    parser.add_argument("--http", type=int, default=1200, help="calls per HTTP phase")
+    parser.add_argument("--clients", type=int, default=4, help="concurrent HTTP client sessions")
+    options = parser.parse_args()
+    print(f"machine: {machine()}")
+    print(f"median of {options.rounds} rounds, panels closed vs open (server.panel() + a tool card)")
+    kernel = Kernel(env={"JUPYTER_RUNTIME_DIR": tempfile.mkdtemp(prefix="bench-runtime-")})
+    try:
+        kernel.run(SETUP)
+        kernel.run(TOOL)
+        bench = Bench(kernel, options.flood, options.http, options.clients)
+        bench.flood()  # warm up the call path and the worker pool
+        print(f"{'load':6} {'closed/s':>10} {'open/s':>10} {'ratio':>8} {'refresh/s':>12} {'widget msg/s':>12}")
+        run(bench, "flood", options.rounds)
+        run(bench, "http", options.rounds)
+    finally:
+        kernel.shutdown()
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    main()
