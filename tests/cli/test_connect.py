@@ -178,14 +178,26 @@ async def wait_for(condition: Callable[[], bool]) -> None:
 async def test_connect_follows_the_notebook_across_a_kernel_restart(
     runtime_dir: Path, notebook_path: str, mode: str
 ) -> None:
-    kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL])
+    kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL, SLOW_TOOL])
     try:
         async with bridged(runtime_dir, mode, ["analysis.ipynb"]) as (client, changes):
             assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
             old_url = kernel.value("server.url")
             seen = changes.count
+            interrupted: list[mt.CallToolResult] = []
 
-            kernel.restart()
+            async def slow_call() -> None:
+                interrupted.append(await client.call_tool("slow", {"seconds": 60}))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(slow_call)
+                await wait_for(lambda: kernel.value("globals().get('slow_state')") == "running")
+                kernel.restart()
+            assert interrupted[0].is_error
+            assert text_of(interrupted[0]).startswith(
+                "jupyter-mcp: the server stopped while tool 'slow' was running, so its outcome is unknown: "
+            )
+
             during = await client.call_tool("add", {"a": 1, "b": 2})
             assert during.is_error
             assert text_of(during).startswith(
@@ -205,6 +217,40 @@ async def test_connect_follows_the_notebook_across_a_kernel_restart(
             assert (await client.call_tool("add", {"a": 20, "b": 22})).structured_content == {"result": 42}
     finally:
         kernel.shutdown()
+
+
+def whoami(name: str) -> str:
+    return f'%%mcp_tool\ndef whoami() -> str:\n    """Which kernel answers."""\n    return {name!r}'
+
+
+async def test_connect_follows_the_notebook_to_its_newest_kernel(
+    runtime_dir: Path, notebook_path: str, mode: str
+) -> None:
+    first = start_notebook_kernel(runtime_dir, notebook_path, [whoami("first")])
+    second: Kernel | None = None
+    try:
+        async with bridged(runtime_dir, mode, ["analysis.ipynb"]) as (client, changes):
+            assert (await client.call_tool("whoami", {})).structured_content == {"result": "first"}
+            seen = changes.count
+            second = start_notebook_kernel(runtime_dir, notebook_path, [whoami("second")])
+            await changes.wait_beyond(seen)
+            assert (await client.call_tool("whoami", {})).structured_content == {"result": "second"}
+            seen = changes.count
+            second.shutdown()
+            second = None
+            await changes.wait_beyond(seen)
+            await wait_for_async(lambda: client.call_tool("whoami", {}), {"result": "first"})
+    finally:
+        first.shutdown()
+        if second is not None:
+            second.shutdown()
+
+
+async def wait_for_async(call: Callable[[], Any], structured: dict[str, Any]) -> None:
+    """Call until the answer is ``structured`` (the bridge may still be switching servers)."""
+    with anyio.fail_after(30):
+        while (await call()).structured_content != structured:
+            await anyio.sleep(0.1)
 
 
 async def test_connect_waits_for_a_notebook_that_is_not_running(

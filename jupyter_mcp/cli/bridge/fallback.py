@@ -42,14 +42,18 @@ INTERNAL_ERROR = -32603
 
 def answer(request: Message, reason: str) -> Message:
     """The reply to ``request`` while nothing serves the target (``reason`` says why)."""
-    request_id: RequestId = request.get("id")  # type: ignore[assignment]
     method = request.get("method", "")
-    modern = messages.modern_version(request) is not None
-    value = _result(method, request.get("params") or {}, reason, modern)
+    value = _result(method, request.get("params") or {}, reason, messages.modern_version(request) is not None)
     if value is None:
-        return messages.error(request_id, INTERNAL_ERROR, f"jupyter-mcp: cannot answer {method}: {reason}")
-    if modern:
+        return messages.error(request.get("id"), INTERNAL_ERROR, f"jupyter-mcp: cannot answer {method}: {reason}")
+    return _reply(request, value)
+
+
+def _reply(request: Message, value: dict[str, Any]) -> Message:
+    """``value`` as the result for ``request``, with the fields a 2026-era result carries."""
+    if messages.modern_version(request) is not None:
         value = {**value, "resultType": "complete", "_meta": {SERVER_INFO_META_KEY: SERVER_INFO}}
+    request_id: RequestId = request.get("id")  # type: ignore[assignment]
     return messages.result(request_id, value)
 
 
@@ -89,13 +93,13 @@ def tool_error(text: str) -> dict[str, Any]:
 
 def lost_answer(request: Message, reason: str) -> Message:
     """The reply to a request whose server went away before answering it."""
-    request_id: RequestId = request.get("id")  # type: ignore[assignment]
     method = request.get("method", "")
     if method == "tools/call":
         name = (request.get("params") or {}).get("name")
         text = f"the server stopped while tool {name!r} was running, so its outcome is unknown: {reason}"
-        return messages.result(request_id, tool_error(text))
-    return messages.error(request_id, INTERNAL_ERROR, f"jupyter-mcp: the server went away during {method}: {reason}")
+        return _reply(request, tool_error(text))
+    text = f"jupyter-mcp: the server went away during {method}: {reason}"
+    return messages.error(request.get("id"), INTERNAL_ERROR, text)
 
 
 def listen_ack(request: Message) -> Message:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 _CONNECT_TIMEOUT = 5.0
+_MAX_IDLE = 2.0
+"""Seconds an idle connection stays reusable: well under servers' keep-alive timeouts (uvicorn: 5 s),
+so a reused connection that breaks means trouble, not an idle close racing our request."""
 _HEAD_LIMIT = 64 * 1024
 _READ_LIMIT = 64 * 1024 * 1024
 
@@ -60,10 +64,12 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.reused = False
+        self.idle_since = 0.0
 
     @property
     def usable(self) -> bool:
-        return not self.writer.is_closing() and not self.reader.at_eof()
+        fresh = time.monotonic() - self.idle_since < _MAX_IDLE
+        return fresh and not self.writer.is_closing() and not self.reader.at_eof()
 
     def close(self) -> None:
         self.writer.close()
@@ -144,8 +150,15 @@ class HttpClient:
         self._ssl = ssl.create_default_context() if self.origin.scheme == "https" else None
         self._closed = False
 
-    async def request(self, method: str, headers: Mapping[str, str], body: bytes = b"") -> Response:
-        """Send a request and read the response head; retries once if an idle connection had gone stale."""
+    async def request(
+        self, method: str, headers: Mapping[str, str], body: bytes = b"", *, repeatable: bool = True
+    ) -> Response:
+        """Send a request and read the response head.
+
+        A kept-alive connection that breaks before answering may have been closed by the server
+        while idle; a ``repeatable`` request then goes once more on a fresh connection, while any
+        other counts as sent (the server may have run it).
+        """
         head = self._head(method, headers, body)
         connection = await self._acquire()
         try:
@@ -153,6 +166,8 @@ class HttpClient:
         except HttpError as exc:
             if exc.sent or not connection.reused:
                 raise
+            if not repeatable:
+                raise HttpError(str(exc), sent=True) from exc
         return await self._exchange(await self._open(), head, body)
 
     def _head(self, method: str, headers: Mapping[str, str], body: bytes) -> bytes:
@@ -195,8 +210,9 @@ class HttpClient:
         return _Connection(reader, writer)
 
     def release(self, connection: _Connection, *, reusable: bool) -> None:
-        if reusable and not self._closed and connection.usable:
+        if reusable and not self._closed and not connection.writer.is_closing():
             connection.reused = False
+            connection.idle_since = time.monotonic()
             self._idle.append(connection)
         else:
             connection.close()

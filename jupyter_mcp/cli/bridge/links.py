@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 _HANDSHAKE_ID = "jupyter-mcp-bridge-initialize"
 _PROBE_ID = "jupyter-mcp-bridge-discover"
 _LEVEL_ID = "jupyter-mcp-bridge-set-level"
+_STREAM_RETRY = 0.05
 
 
 @dataclass
@@ -174,6 +175,7 @@ class Links:
         self._spawn(self._session_stream(link))
 
     async def _session_stream(self, link: Link) -> None:
+        pause = _STREAM_RETRY
         while not link.closed:
             try:
                 response = await link.get_stream()
@@ -182,11 +184,13 @@ class Links:
                     return  # the server offers no standalone stream
                 async for data in link.payloads(response):
                     self._emit(messages.one_line(data))
+                    pause = _STREAM_RETRY
             except Unreachable as exc:
                 self.lost(link, exc.reason)
                 return
             self._wake.set()  # an ended stream is how a stopping server usually shows first
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
 
     async def post_quietly(self, link: Link, body: bytes, headers: dict[str, str] | None = None) -> None:
         """POST a notification or a client's answer; nothing comes back but an acknowledgement."""

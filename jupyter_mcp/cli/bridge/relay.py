@@ -197,7 +197,7 @@ class Bridge:
         return fallback.answer(entry.message, self.links.missing)
 
     async def _relay(self, entry: InFlight, link: Link) -> None:
-        response = await link.post(entry.raw, self._headers(entry, link))
+        response = await link.post(entry.raw, self._headers(entry, link), repeatable=entry.method != "tools/call")
         if entry.method == "initialize":
             link.session_id = response.headers.get("mcp-session-id")
         if response.status != 200:

@@ -50,16 +50,21 @@ class Link:
             headers[VERSION_HEADER] = self.protocol_version
         return headers
 
-    async def post(self, body: bytes, headers: dict[str, str]) -> Response:
-        """POST one message; statuses that mean "not this server (any more)" raise ``Unreachable``."""
-        return await self._send("POST", headers, body)
+    async def post(self, body: bytes, headers: dict[str, str], *, repeatable: bool = True) -> Response:
+        """POST one message; statuses that mean "not this server (any more)" raise ``Unreachable``.
+
+        ``repeatable=False`` for a message that must not run twice (a tool call).
+        """
+        return await self._send("POST", headers, body, repeatable=repeatable)
 
     async def get_stream(self) -> Response:
         return await self._send("GET", {**self.session_headers(), "accept": "text/event-stream"})
 
-    async def _send(self, method: str, headers: dict[str, str], body: bytes = b"") -> Response:
+    async def _send(
+        self, method: str, headers: dict[str, str], body: bytes = b"", *, repeatable: bool = True
+    ) -> Response:
         try:
-            response = await self.http.request(method, headers, body)
+            response = await self.http.request(method, headers, body, repeatable=repeatable)
         except HttpError as exc:
             hint = "" if exc.sent else "; its kernel may be restarting or gone"
             raise Unreachable(f"{self.endpoint.name} is not answering ({exc}){hint}", sent=exc.sent) from exc

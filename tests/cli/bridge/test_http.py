@@ -120,6 +120,10 @@ async def test_a_reused_connection_the_server_dropped_is_retried_once() -> None:
     assert await (await client.request("POST", {}, b"{}")).read() == b"ok"
     assert await (await client.request("POST", {}, b"{}")).read() == b"ok"
     assert len(answered) == 2  # the second answer came from a fresh connection
+    with pytest.raises(HttpError) as caught:
+        await client.request("POST", {}, b"{}", repeatable=False)
+    assert caught.value.sent is True  # a tool call is not sent twice: its outcome is unknown
+    assert len(answered) == 2
     client.close()
     server.close()
 
