@@ -235,6 +235,11 @@ async def test_connect_follows_the_notebook_to_its_newest_kernel(
             second = start_notebook_kernel(runtime_dir, notebook_path, [whoami("second")])
             await changes.wait_beyond(seen)
             assert (await client.call_tool("whoami", {})).structured_content == {"result": "second"}
+            await anyio.sleep(0.3)  # a 2025-era session's GET stream opens just after the switch
+            seen = changes.count
+            second.run(whoami("second, again"))  # the second kernel's own list_changed reaches the client
+            await changes.wait_beyond(seen)
+            assert (await client.call_tool("whoami", {})).structured_content == {"result": "second, again"}
             seen = changes.count
             second.shutdown()
             second = None

@@ -172,7 +172,8 @@ class Links:
 
     def open_session_stream(self, link: Link) -> None:
         """The GET stream of a 2025-era session: server notifications; its end means look again."""
-        self._spawn(self._session_stream(link))
+        if link.stream_task is None or link.stream_task.done():
+            link.stream_task = self._spawn(self._session_stream(link))
 
     async def _session_stream(self, link: Link) -> None:
         pause = _STREAM_RETRY
@@ -202,15 +203,18 @@ class Links:
             logger.debug("could not deliver a message: %s", exc.reason)
 
     async def _retire(self, link: Link) -> None:
+        if link.stream_task is not None:
+            link.stream_task.cancel()  # events from the old server no longer concern the client
         await link.terminate()
         link.close()
 
     # ---- housekeeping ----------------------------------------------------------------------------
 
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coroutine)
+    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -36,8 +36,9 @@ class InFlight:
     raw: bytes
     modern: bool
     task: asyncio.Task[None] | None = None
+    link: Link | None = None
+    """Where it was last sent."""
     cancelled: bool = False
-    relisten: bool = False
     acked: bool = False
 
     @property
@@ -184,8 +185,10 @@ class Bridge:
                 return None
             except Unreachable as exc:
                 self.links.lost(link, exc.reason)
-                if entry.cancelled or entry.method == messages.LISTEN:
+                if entry.method == messages.LISTEN:
                     self._hold(entry)
+                    return None
+                if entry.cancelled:
                     return None
                 if exc.sent:
                     return fallback.lost_answer(entry.message, exc.reason)
@@ -197,6 +200,7 @@ class Bridge:
         return fallback.answer(entry.message, self.links.missing)
 
     async def _relay(self, entry: InFlight, link: Link) -> None:
+        entry.link = link
         response = await link.post(entry.raw, self._headers(entry, link), repeatable=entry.method != "tools/call")
         if entry.method == "initialize":
             link.session_id = response.headers.get("mcp-session-id")
@@ -258,16 +262,26 @@ class Bridge:
     # ---- server changes --------------------------------------------------------------------------
 
     def _server_changed(self, up: bool) -> None:
-        """A server appeared (or went): the client's tool list changed; held listens go out again."""
+        """A server appeared (or went): the client's tool list changed; listens move to the new one."""
         if up:
-            for entry in self._listens.values():
-                if entry.id not in self._inflight:
-                    self._start(entry)
+            for entry in list(self._listens.values()):
+                self._move_listen(entry)
         if self.client.initialize is not None and self.client.initialized:
             self.send(messages.encode(fallback.tools_changed()))
         for listen_id, entry in self._listens.items():
             if _wants_tools(entry.message):
                 self.send(messages.encode(fallback.tools_changed(listen_id)))
+
+    def _move_listen(self, entry: InFlight) -> None:
+        """Send a held listen again, or take one still open on the previous server to the current one."""
+        running = self._inflight.get(entry.id) is entry
+        if running and entry.link is self.links.current:
+            return
+        if running and entry.task is not None:
+            entry.task.cancel()  # closes its stream on the old server
+        again = InFlight(entry.message, entry.raw, entry.modern, acked=True)
+        self._listens[entry.id] = again
+        self._start(again)
 
     def _spawn(self, coroutine: object) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ A ``Link`` lives as long as its server does; after a kernel restart the bridge o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 
@@ -40,6 +41,8 @@ class Link:
         self.protocol_version: str | None = None
         self.session_ready = False
         """Whether the 2025-era handshake was done here (by the client or replayed by the bridge)."""
+        self.stream_task: asyncio.Task[None] | None = None
+        """The session's GET stream (2025 era)."""
         self.closed = False
 
     def session_headers(self) -> dict[str, str]:
@@ -111,4 +114,6 @@ class Link:
 
     def close(self) -> None:
         self.closed = True
+        if self.stream_task is not None and self.stream_task is not asyncio.current_task():
+            self.stream_task.cancel()
         self.http.close()
