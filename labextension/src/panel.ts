@@ -1,0 +1,158 @@
+import { Clipboard } from '@jupyterlab/apputils';
+import { PathExt } from '@jupyterlab/coreutils';
+import { Widget } from '@lumino/widgets';
+
+import { IMCPServers } from './tokens';
+import { ClientKind, IClientEntry, IConfigReply, IServerEntry, IToolEntry } from './types';
+
+const CLIENTS: ReadonlyArray<[ClientKind, string]> = [
+  ['claude', 'Claude Desktop'],
+  ['vscode', 'VS Code'],
+  ['cursor', 'Cursor'],
+  ['inspector', 'Inspector']
+];
+
+/**
+ * The "MCP Tools" sidebar: every notebook that serves tools, its tools, clients and config buttons.
+ */
+export class ToolsPanel extends Widget {
+  constructor(private readonly _servers: IMCPServers) {
+    super();
+    this.addClass('jp-MCP-panel');
+    this.title.caption = 'MCP Tools';
+    this._servers.changed.connect(this._render, this);
+    this._render();
+  }
+
+  dispose(): void {
+    this._servers.changed.disconnect(this._render, this);
+    super.dispose();
+  }
+
+  private _render(): void {
+    const body = element('div', 'jp-MCP-body');
+    body.append(this._header());
+    const servers = this._servers.servers;
+    if (this._servers.error !== null) {
+      body.append(element('p', 'jp-MCP-error', `Could not list tool servers: ${this._servers.error}`));
+    } else if (servers.length === 0) {
+      body.append(element('p', 'jp-MCP-empty', 'No notebook serves tools yet: run a %%mcp_tool cell.'));
+    }
+    for (const server of servers) {
+      body.append(this._server(server));
+    }
+    this.node.replaceChildren(body);
+  }
+
+  private _header(): HTMLElement {
+    const header = element('div', 'jp-MCP-header');
+    header.append(element('h2', 'jp-MCP-heading', 'MCP Tools'));
+    const refresh = button('Refresh', 'jp-MCP-refresh');
+    refresh.addEventListener('click', () => void this._servers.refresh());
+    header.append(refresh);
+    return header;
+  }
+
+  private _server(server: IServerEntry): HTMLElement {
+    const section = element('section', 'jp-MCP-server');
+    section.dataset.kernelId = server.kernel_id;
+    const path = server.notebook_path;
+    const title = element('div', 'jp-MCP-server-title', path ? PathExt.basename(path) : `kernel ${server.kernel_id}`);
+    title.title = path ?? server.kernel_id;
+    section.append(title);
+    const facts = `${plural(server.tools.length, 'tool')} · ${plural(server.clients.length, 'client')} · ${plural(server.calls, 'call')}`;
+    section.append(element('div', 'jp-MCP-server-facts', server.live ? facts : `${facts} · not answering`));
+    const tools = element('ul', 'jp-MCP-tools');
+    for (const tool of server.tools) {
+      tools.append(toolItem(tool));
+    }
+    section.append(tools);
+    if (server.clients.length > 0) {
+      section.append(clientList(server.clients));
+    }
+    section.append(this._copyButtons(server));
+    return section;
+  }
+
+  private _copyButtons(server: IServerEntry): HTMLElement {
+    const row = element('div', 'jp-MCP-copy');
+    row.append(element('span', 'jp-MCP-copy-label', 'Copy config:'));
+    for (const [kind, label] of CLIENTS) {
+      const copy = button(label, 'jp-MCP-copy-button');
+      copy.dataset.client = kind;
+      copy.addEventListener('click', () => void this._copy(kind, server, copy));
+      row.append(copy);
+    }
+    return row;
+  }
+
+  private async _copy(kind: ClientKind, server: IServerEntry, source: HTMLButtonElement): Promise<void> {
+    const label = source.textContent ?? '';
+    try {
+      Clipboard.copyToSystem(configText(await this._servers.config(kind, server)));
+      source.textContent = 'Copied';
+    } catch (reason) {
+      source.textContent = 'Failed';
+      console.error('jupyter-mcp: could not build the client config', reason);
+    }
+    window.setTimeout(() => (source.textContent = label), 1500);
+  }
+}
+
+function configText(reply: IConfigReply): string {
+  const command = reply.config['command'];
+  return reply.client === 'inspector' && typeof command === 'string'
+    ? command
+    : JSON.stringify(reply.config, null, 2);
+}
+
+function toolItem(tool: IToolEntry): HTMLElement {
+  const item = element('li', tool.enabled ? 'jp-MCP-tool' : 'jp-MCP-tool jp-mod-disabled');
+  const line = element('div', 'jp-MCP-tool-line');
+  line.append(element('code', 'jp-MCP-tool-name', tool.name));
+  if (tool.title) {
+    line.append(element('span', 'jp-MCP-tool-title', tool.title));
+  }
+  if (!tool.enabled) {
+    line.append(element('span', 'jp-MCP-badge', 'disabled'));
+  }
+  line.append(element('span', 'jp-MCP-tool-calls', plural(tool.calls, 'call')));
+  item.append(line);
+  if (tool.description) {
+    item.append(element('div', 'jp-MCP-tool-description', tool.description));
+  }
+  return item;
+}
+
+function clientList(clients: ReadonlyArray<IClientEntry>): HTMLElement {
+  const list = element('div', 'jp-MCP-clients');
+  list.append(element('span', 'jp-MCP-clients-label', 'Connected:'));
+  for (const client of clients) {
+    const name = client.name || 'unnamed client';
+    list.append(element('span', 'jp-MCP-client', `${name} ${client.version}`.trim()));
+  }
+  return list;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function button(text: string, className: string): HTMLButtonElement {
+  const node = element('button', `jp-Button jp-mod-styled jp-mod-small ${className}`, text);
+  node.type = 'button';
+  return node;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  text?: string
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) {
+    node.textContent = text;
+  }
+  return node;
+}

@@ -1,0 +1,23 @@
+import { ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+
+import { mcpIcon } from '../icon';
+import { ToolsPanel } from '../panel';
+import { IMCPServers, PANEL_ID } from '../tokens';
+
+/**
+ * The "MCP Tools" panel in the left sidebar.
+ */
+export const sidebarPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyter-mcp:sidebar',
+  description: 'A left sidebar panel listing notebooks that serve MCP tools, with client configs.',
+  autoStart: true,
+  requires: [IMCPServers],
+  optional: [ILayoutRestorer],
+  activate: (app: JupyterFrontEnd, servers: IMCPServers, restorer: ILayoutRestorer | null): void => {
+    const panel = new ToolsPanel(servers);
+    panel.id = PANEL_ID;
+    panel.title.icon = mcpIcon;
+    app.shell.add(panel, 'left', { rank: 850 });
+    restorer?.add(panel, PANEL_ID);
+  }
+};

@@ -1,0 +1,26 @@
+import { Token } from '@lumino/coreutils';
+import { ISignal } from '@lumino/signaling';
+
+import { ClientKind, IConfigReply, IServerEntry } from './types';
+
+/**
+ * The live list of notebooks that serve MCP tools, refreshed in the background.
+ */
+export interface IMCPServers {
+  /** The latest list (empty until the first answer). */
+  readonly servers: ReadonlyArray<IServerEntry>;
+  /** The last refresh error, if the last refresh failed. */
+  readonly error: string | null;
+  /** Emitted after every refresh. */
+  readonly changed: ISignal<IMCPServers, void>;
+  /** The server of a notebook (by its path), if it serves tools. */
+  forNotebook(path: string): IServerEntry | undefined;
+  /** Refresh now instead of waiting for the next poll. */
+  refresh(): Promise<void>;
+  /** A client config pointing at the server's stable Jupyter route. */
+  config(client: ClientKind, server: IServerEntry): Promise<IConfigReply>;
+}
+
+export const IMCPServers = new Token<IMCPServers>('jupyter-mcp:servers', 'Notebooks that serve MCP tools.');
+
+export const PANEL_ID = 'jupyter-mcp-tools';
