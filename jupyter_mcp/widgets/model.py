@@ -76,7 +76,7 @@ def call_row(record: CallRecord) -> CallRow:
     return CallRow(
         id=record.id,
         time=format_clock(record.started_at),
-        client=_client_label(record),
+        client=client_label(record),
         tool=record.tool,
         arguments=short_arguments(record.arguments),
         duration=format_duration(record.duration),
@@ -87,7 +87,8 @@ def call_row(record: CallRecord) -> CallRow:
     )
 
 
-def _client_label(record: CallRecord) -> str:
+def client_label(record: CallRecord) -> str:
+    """``name version`` of the client that called, or the source (``notebook``) for in-kernel calls."""
     if record.client_name:
         return f"{record.client_name} {record.client_version or ''}".strip()
     return record.source

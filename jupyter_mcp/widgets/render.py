@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from jupyter_mcp.widgets._html import esc, heading, pre, progress_bar, span, status_html, table
 from jupyter_mcp.widgets.format import format_clock, format_duration
-from jupyter_mcp.widgets.model import CallRow
+from jupyter_mcp.widgets.model import CallRow, client_label
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
 if TYPE_CHECKING:
@@ -153,11 +153,11 @@ def record_detail_html(record: CallRecord) -> str:
 
 
 def _detail_header(record: CallRecord) -> str:
-    who = f"{record.client_name} {record.client_version or ''}".strip() if record.client_name else record.source
+    when = f"{format_clock(record.started_at)} · {format_duration(record.duration)} · {client_label(record)}"
     bits = [
         span(record.tool, "jmcp-name"),
         status_html(record.status),
-        span(f"{format_clock(record.started_at)} · {format_duration(record.duration)} · {who}", "jmcp-muted"),
+        span(when, "jmcp-muted"),
     ]
     if record.protocol_version:
         bits.append(span(f"protocol {record.protocol_version}", "jmcp-muted"))
