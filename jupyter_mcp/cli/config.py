@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.clientconfig import CLIENTS, Target, config_for, server_name
 
@@ -29,7 +30,7 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "config",
         parents=[common],
         help="print the config a client needs (claude, vscode, cursor, inspector)",
-        description=__doc__,
+        description=help_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("client", choices=CLIENTS, metavar="CLIENT", help=f"one of: {', '.join(CLIENTS)}")

@@ -14,6 +14,7 @@ import logging
 import signal
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "connect",
         parents=[common],
         help="stdio MCP server that bridges to a notebook's tools (for Claude Desktop and other stdio clients)",
-        description=__doc__,
+        description=help_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.discovery import ServerInfo
 
 COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "STARTED")
@@ -18,7 +19,7 @@ COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "STARTED")
 
 def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "list", parents=[common], help="live notebooks serving tools", description=__doc__
+        "list", parents=[common], help="live notebooks serving tools", description=help_text(__doc__)
     )
     parser.add_argument("--json", action="store_true", help="print JSON (without tokens) for scripts")
     parser.set_defaults(run=run)

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "serve",
         parents=[common],
         help="run a notebook headless and serve its tools (stdio or HTTP)",
-        description=__doc__,
+        description=help_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("notebook", metavar="NOTEBOOK.ipynb", type=Path)
