@@ -105,6 +105,7 @@ def write_notebook(path: Path, cells: list[tuple[str, list[str]]]) -> Path:
 
 def inspector(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The MCP Inspector CLI (Node >= 22 from tests/node) with ``args``; stdout is its JSON answer."""
+    assert INSPECTOR.exists(), f"{INSPECTOR} is missing: ./dev.sh test installs the node test tools (tests/node)"
     return subprocess.run(
         [str(NODE), str(INSPECTOR), "--cli", *args], check=False, capture_output=True, text=True, timeout=120, cwd=cwd
     )

@@ -398,3 +398,34 @@ async def test_mcp_param_headers_are_mirrored(notebook_kernel: Kernel, runtime_d
         assert tool.input_schema["properties"]["region"]["x-mcp-header"] == "Region"
         result = await client.call_tool("sales", {"region": "north"})
     assert result.structured_content == {"result": "sales in north"}, result
+
+
+ASK_TOOL = '''%%mcp_tool
+async def ask_name(ctx: jupyter_mcp.Context) -> str:
+    """Asks the user for a name through the client (elicitation)."""
+    answer = await ctx.elicit("Who are you?", {"type": "object", "properties": {"name": {"type": "string"}}})
+    return f"{answer.action}: {(answer.content or {}).get('name')}"
+'''
+
+
+async def test_server_requests_reach_the_client(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
+    notebook_kernel.run("import jupyter_mcp")
+    notebook_kernel.run(ASK_TOOL)
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: mt.ElicitRequestParams) -> mt.ElicitResult:
+        asked.append(params.message)
+        return mt.ElicitResult(action="accept", content={"name": "Ada"})
+
+    async with stdio_client(["connect", "analysis.ipynb"], runtime_dir, mode, elicitation_callback=elicit) as client:
+        bridged_result = await client.call_tool("ask_name", {})
+    url, token = notebook_kernel.value("(server.url, server.token)")
+    async with http_client(url, token, mode=mode, elicitation_callback=elicit) as direct:
+        direct_result = await direct.call_tool("ask_name", {})
+    # Through the bridge exactly as directly: answered in the 2025 era, a clear tool error in 2026's.
+    assert bridged_result.model_dump() == direct_result.model_dump()
+    if mode == "legacy":
+        assert bridged_result.structured_content == {"result": "accept: Ada"}
+        assert asked == ["Who are you?", "Who are you?"]
+    else:
+        assert bridged_result.is_error

@@ -99,7 +99,10 @@ class Links:
         """Re-read the locator every ``interval`` seconds, or sooner when a stream breaks."""
         while True:
             async with self._lock:
-                await self._refresh()
+                try:
+                    await self._refresh()
+                except Exception:  # keep watching: the next look may work
+                    logger.exception("could not look for the server")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), interval)
             self._wake.clear()

@@ -168,6 +168,9 @@ class Bridge:
         try:
             await self._after_initialize()
             reply = await self._exchange(entry)
+        except Exception as exc:  # a bug here must cost one request an error, never a hang
+            logger.exception("could not relay %s", entry.method)
+            reply = messages.error(entry.id, fallback.INTERNAL_ERROR, f"jupyter-mcp: the bridge failed: {exc}")
         finally:
             if self._inflight.get(entry.id) is entry:
                 del self._inflight[entry.id]
