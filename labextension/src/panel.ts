@@ -5,11 +5,11 @@ import { Widget } from '@lumino/widgets';
 import { IMCPServers } from './tokens';
 import { ClientKind, IClientEntry, IConfigReply, IServerEntry, IToolEntry } from './types';
 
-const CLIENTS: ReadonlyArray<[ClientKind, string]> = [
-  ['claude', 'Claude Desktop'],
-  ['vscode', 'VS Code'],
-  ['cursor', 'Cursor'],
-  ['inspector', 'Inspector']
+const CLIENTS: ReadonlyArray<[ClientKind, string, string]> = [
+  ['claude', 'Claude', 'Claude Desktop: runs `jupyter-mcp connect --url … --token …`'],
+  ['vscode', 'VS Code', 'VS Code: an HTTP server entry with the Jupyter token header'],
+  ['cursor', 'Cursor', 'Cursor: an HTTP server entry with the Jupyter token header'],
+  ['inspector', 'Inspector', 'MCP Inspector: a command line that lists the tools']
 ];
 
 /**
@@ -77,9 +77,10 @@ export class ToolsPanel extends Widget {
   private _copyButtons(server: IServerEntry): HTMLElement {
     const row = element('div', 'jp-MCP-copy');
     row.append(element('span', 'jp-MCP-copy-label', 'Copy config:'));
-    for (const [kind, label] of CLIENTS) {
+    for (const [kind, label, caption] of CLIENTS) {
       const copy = button(label, 'jp-MCP-copy-button');
       copy.dataset.client = kind;
+      copy.title = `Copy the config for ${caption}`;
       copy.addEventListener('click', () => void this._copy(kind, server, copy));
       row.append(copy);
     }
@@ -110,14 +111,14 @@ function toolItem(tool: IToolEntry): HTMLElement {
   const item = element('li', tool.enabled ? 'jp-MCP-tool' : 'jp-MCP-tool jp-mod-disabled');
   const line = element('div', 'jp-MCP-tool-line');
   line.append(element('code', 'jp-MCP-tool-name', tool.name));
-  if (tool.title) {
-    line.append(element('span', 'jp-MCP-tool-title', tool.title));
-  }
   if (!tool.enabled) {
     line.append(element('span', 'jp-MCP-badge', 'disabled'));
   }
   line.append(element('span', 'jp-MCP-tool-calls', plural(tool.calls, 'call')));
   item.append(line);
+  if (tool.title) {
+    item.append(element('div', 'jp-MCP-tool-title', tool.title));
+  }
   if (tool.description) {
     item.append(element('div', 'jp-MCP-tool-description', tool.description));
   }
