@@ -30,8 +30,8 @@ from starlette.types import ASGIApp
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.calls import CallPath, CallSettings
-from jupyter_mcp.tools.eventstore import MemoryEventStore
 from jupyter_mcp.tools.events import CallObserver
+from jupyter_mcp.tools.eventstore import MemoryEventStore
 from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
 from jupyter_mcp.tools.stats import ToolCounts, ToolStats
