@@ -4,7 +4,8 @@ A real Jupyter server (a subprocess, with the extension, a token and a non-trivi
 a notebook session; its kernel serves one trivial tool. In each protocol era a real ``mcp.Client``
 calls the tool directly (the kernel's own URL and token), through ``/mcp/kernels/<id>`` and through
 ``/mcp/notebooks/<path>``, alternating call by call so all paths see the same machine load.
-Figures, not pass/fail.
+It also reports the Jupyter server process's CPU time per proxied call (from /proc), a figure
+that a busy machine disturbs much less than wall-clock latency. Figures, not pass/fail.
 
     .venv/bin/python bench/bench_proxy.py [--calls 300] [--json] [--server-arg=--MCPExtensionApp.max_idle_connections=0]
 """
@@ -26,7 +27,7 @@ from urllib.parse import quote
 
 import anyio
 import httpx
-from _common import interleaved_latencies, machine, percentile
+from _common import call_latencies, interleaved_latencies, machine, percentile
 from jupyter_client import BlockingKernelClient
 
 from jupyter_mcp import discovery
@@ -107,7 +108,17 @@ def measure(server: JupyterServer, kernel_id: str, calls: int) -> dict[str, dict
     for era, mode in (("2025", "legacy"), ("2026", "auto")):
         timings = anyio.run(interleaved_latencies, list(targets.values()), mode, "add", {"a": 1, "b": 2}, calls, 50)
         results[era] = {name: summary(values) for name, values in zip(targets, timings, strict=True)}
+        for name, (url, token) in targets.items():
+            before = cpu_seconds(server.process.pid)
+            anyio.run(call_latencies, url, token, mode, "add", {"a": 1, "b": 2}, calls, 0)
+            results[era][name]["server_cpu_ms"] = (cpu_seconds(server.process.pid) - before) / calls * 1000
     return results
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def summary(seconds: list[float]) -> dict[str, float]:
@@ -119,14 +130,15 @@ def summary(seconds: list[float]) -> dict[str, float]:
 
 
 def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
-    lines = [machine(), f"{'era':<6} {'path':<15} {'median':>9} {'p10':>9} {'p90':>9}   extra (median)"]
+    header = f"{'era':<6} {'path':<15} {'median':>9} {'p10':>9} {'p90':>9} {'extra':>9} {'server CPU/call':>16}"
+    lines = [machine(), header]
     for era, paths in results.items():
         direct = paths["direct"]["median_ms"]
         for name, figures in paths.items():
-            extra = "" if name == "direct" else f"   {figures['median_ms'] - direct:+.2f} ms"
+            extra = "" if name == "direct" else f"{figures['median_ms'] - direct:+.2f}ms"
             lines.append(
                 f"{era:<6} {name:<15} {figures['median_ms']:>7.2f}ms {figures['p10_ms']:>7.2f}ms "
-                f"{figures['p90_ms']:>7.2f}ms{extra}"
+                f"{figures['p90_ms']:>7.2f}ms {extra:>9} {figures['server_cpu_ms']:>14.2f}ms"
             )
     return "\n".join(lines)
 

@@ -186,17 +186,23 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         self._flush_or_drop()
 
     def _flush_or_drop(self) -> Future[None] | None:
-        """Flush to the client; the returned future resolves when sent or when the client is gone."""
+        """Flush to the client. A future only when the client is slow to take the data (back-pressure):
+        waiting on an already-finished write would cost the relay a loop turn per chunk."""
         if self._client_gone:
             return None
+        flushed = self.flush()
+        if flushed.done():
+            self._flushed(flushed)
+            return None
         sent: Future[None] = Future()
-        self.flush().add_done_callback(lambda flushed: self._flushed(flushed, sent))
+        flushed.add_done_callback(lambda done: self._flushed(done, sent))
         return sent
 
-    def _flushed(self, flushed: Future[None], sent: Future[None]) -> None:
+    def _flushed(self, flushed: Future[None], sent: Future[None] | None = None) -> None:
         if flushed.exception() is not None:  # StreamClosedError: the client went away
             self.on_connection_close()
-        sent.set_result(None)
+        if sent is not None:
+            sent.set_result(None)
 
     # ---- the client went away -------------------------------------------------------------------------
 
