@@ -7,8 +7,10 @@ Two loads, each alternated closed/open for several rounds so a busy machine does
 * HTTP: several real ``mcp.Client`` sessions calling ``add`` concurrently.
 
 "Open" means ``server.panel()`` and a tool card displayed (both observing history and registry).
-Also printed: panel refreshes per second (must stay <= 10 each) and widget state messages per
-second sent towards the browser.
+Also printed: the kernel's CPU time per call (the "ratio" there is closed/open, so it reads like
+the throughput ratio but is much less disturbed by other work on the machine), the busiest open
+panel's refreshes per second (must stay <= 10) and widget state messages per second sent
+towards the browser.
 
 Usage: .venv/bin/python bench/bench_widgets.py [--rounds N] [--flood N] [--http N] [--clients N]
 """
@@ -21,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -28,7 +31,7 @@ import anyio
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-from _common import client, machine  # noqa: E402
+from _common import client, cpu_seconds, machine  # noqa: E402
 
 from tests.harness import Kernel  # noqa: E402
 
@@ -73,6 +76,18 @@ def refreshes():
 TOOL = "%%mcp_tool\ndef add(a: int, b: int) -> int:\n    return a + b"
 
 
+@dataclass
+class Phase:
+    rate: float
+    """Calls per second."""
+    cpu_ms: float
+    """Kernel CPU milliseconds per call (less sensitive than ``rate`` to other load on the machine)."""
+    refreshes: float
+    """Refreshes per second of the busiest open view."""
+    messages: float
+    """Widget state messages per second towards the browser."""
+
+
 class Bench:
     def __init__(self, kernel: Kernel, flood_calls: int, http_calls: int, clients: int) -> None:
         self.kernel = kernel
@@ -101,43 +116,42 @@ class Bench:
                 tasks.start_soon(session)
         return per_client * self.clients / (time.perf_counter() - started)
 
-    def measure(self, load: str, panels_open: bool) -> tuple[float, float, float]:
-        """(calls/s, refreshes/s of the busiest view, widget messages/s) for one phase."""
+    def measure(self, load: str, panels_open: bool) -> Phase:
+        """One phase of ``load`` with the panels open or closed."""
         if panels_open:
             self.kernel.run("open_views()")
         before_sent, before = self.kernel.value("(sent[0], refreshes())")
-        started = time.perf_counter()
+        cpu_before, started = cpu_seconds(self.kernel.pid), time.perf_counter()
         rate = self.flood() if load == "flood" else self.http()
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, cpu_seconds(self.kernel.pid) - cpu_before
         after_sent, after = self.kernel.value("(sent[0], refreshes())")
         self.kernel.run("close_views()")
         busiest = max((b - a for a, b in zip(before, after, strict=True)), default=0)
-        return rate, busiest / elapsed, (after_sent - before_sent) / elapsed
+        calls = rate * elapsed
+        return Phase(rate, cpu / calls * 1000, busiest / elapsed, (after_sent - before_sent) / elapsed)
 
 
 def run(bench: Bench, load: str, rounds: int) -> None:
-    closed: list[float] = []
-    opened: list[float] = []
-    refresh_rates: list[float] = []
-    message_rates: list[float] = []
-    for _ in range(rounds):
-        closed.append(bench.measure(load, panels_open=False)[0])
-        rate, refreshes, messages = bench.measure(load, panels_open=True)
-        opened.append(rate)
-        refresh_rates.append(refreshes)
-        message_rates.append(messages)
-    base, with_panels = statistics.median(closed), statistics.median(opened)
+    closed: list[Phase] = []
+    opened: list[Phase] = []
+    for index in range(rounds):
+        # Alternate which side goes first, so a drifting machine load does not favour one.
+        for panels_open in (False, True) if index % 2 == 0 else (True, False):
+            (opened if panels_open else closed).append(bench.measure(load, panels_open))
+    rate = [statistics.median(p.rate for p in side) for side in (closed, opened)]
+    cpu = [statistics.median(p.cpu_ms for p in side) for side in (closed, opened)]
     print(
-        f"{load:6} {base:10.0f} {with_panels:10.0f} {with_panels / base:8.1%}"
-        f" {max(refresh_rates):12.1f} {statistics.median(message_rates):12.0f}"
+        f"{load:6} {rate[0]:10.0f} {rate[1]:10.0f} {rate[1] / rate[0]:8.1%}"
+        f" {cpu[0]:9.3f} {cpu[1]:9.3f} {cpu[0] / cpu[1]:8.1%}"
+        f" {max(p.refreshes for p in opened):10.1f} {statistics.median(p.messages for p in opened):8.0f}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--flood", type=int, default=4000, help="calls per in-kernel flood phase")
-    parser.add_argument("--http", type=int, default=1200, help="calls per HTTP phase")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--flood", type=int, default=3000, help="calls per in-kernel flood phase")
+    parser.add_argument("--http", type=int, default=800, help="calls per HTTP phase")
     parser.add_argument("--clients", type=int, default=4, help="concurrent HTTP client sessions")
     options = parser.parse_args()
     print(f"machine: {machine()}")
@@ -148,7 +162,12 @@ def main() -> None:
         kernel.run(TOOL)
         bench = Bench(kernel, options.flood, options.http, options.clients)
         bench.flood()  # warm up the call path and the worker pool
-        print(f"{'load':6} {'closed/s':>10} {'open/s':>10} {'ratio':>8} {'refresh/s':>12} {'widget msg/s':>12}")
+        print(f"{'':6} {'calls/s':^29} {'kernel CPU ms/call':^28} {'open panels':^19}")
+        header = ("load", "closed", "open", "ratio", "closed", "open", "ratio", "refresh/s", "msg/s")
+        print(
+            f"{header[0]:6} {header[1]:>10} {header[2]:>10} {header[3]:>8} {header[4]:>9} {header[5]:>9}"
+            f" {header[6]:>8} {header[7]:>10} {header[8]:>8}"
+        )
         run(bench, "flood", options.rounds)
         run(bench, "http", options.rounds)
     finally:

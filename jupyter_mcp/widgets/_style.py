@@ -68,10 +68,9 @@ CSS = """
   border-bottom: 1px solid var(--jp-border-color2); }
 .jmcp-callrow .jmcp-num, .jmcp-toolrow .jmcp-num { text-align: right; }
 .jmcp-callrow.jmcp-selected { background: var(--jp-layout-color2); border-left-color: var(--jp-brand-color1); }
-.jmcp-row { position: relative; }
-.jmcp-row:hover .jmcp-callrow { background: var(--jp-layout-color2); }
-.jmcp-row > .jmcp-hit { position: absolute !important; inset: 0; width: auto !important; height: auto !important;
-  margin: 0 !important; opacity: 0; cursor: pointer; }
+.jmcp-callrow[role="button"] { cursor: pointer; }
+.jmcp-callrow[role="button"]:hover { background: var(--jp-layout-color2); }
+.jmcp-callrow[role="button"]:focus-visible { outline: 1px solid var(--jp-brand-color1); outline-offset: -1px; }
 .jmcp-progress { height: 4px; background: var(--jp-layout-color3); border-radius: 2px; overflow: hidden;
   margin-top: 2px; }
 .jmcp-progress > div { height: 100%; background: var(--jp-brand-color1); }

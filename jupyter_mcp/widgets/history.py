@@ -1,10 +1,14 @@
-"""``HistoryView``: the live call list with filters, and the selected call's full detail."""
+"""``HistoryView``: the live call list with filters, and the selected call's full detail.
+
+The list is one ``HTML`` widget, so a refresh sends one message however many rows moved. A click
+on a row writes its call id into a hidden ``Text`` widget (the "picker", see ``_html.PICK_JS``),
+which syncs it to the kernel like any typed text; the kernel then shows that call's detail.
+"""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 import traitlets
@@ -21,27 +25,6 @@ if TYPE_CHECKING:
 PAGE = 20
 MAX_ROWS = 200
 ALL = ""
-
-
-class CallRowView(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyped
-    """A pooled row: the row's HTML under a transparent button, so the whole row is clickable."""
-
-    def __init__(self, on_select: Callable[[str], None]) -> None:
-        self.call_id = ""
-        self.cells = widgets.HTML(layout=widgets.Layout(flex="1 1 auto", min_width="0"))
-        self.hit = widgets.Button(tooltip="Show this call's details")
-        self.hit.add_class("jmcp-hit")
-        self.hit.on_click(lambda _button: on_select(self.call_id))
-        super().__init__([self.cells, self.hit])
-        self.add_class("jmcp-row")
-
-    def show(self, row: CallRow | None, *, selected: bool) -> None:
-        if row is None:
-            self.layout.display = "none"
-            return
-        self.call_id = row["id"]
-        self.cells.value = call_row_html(row, selected=selected)
-        self.layout.display = None
 
 
 class HistoryView(PanelBox):
@@ -68,10 +51,12 @@ class HistoryView(PanelBox):
         self.clear_button = widgets.Button(description="Clear", icon="trash", tooltip="Forget finished calls")
         for button in (self.more, self.clear_button):
             button.layout.width = "auto"
-        self.list_box = widgets.VBox()
+        self.list_view = widgets.HTML()
+        self.picker = widgets.Text(layout=widgets.Layout(display="none"))
+        self.picker.add_class("jmcp-picker")
         self.detail = widgets.HTML()
-        self._pool: list[CallRowView] = []
-        super().__init__([self._toolbar(), widgets.HTML(call_header_html()), self.list_box, self.more, self.detail])
+        parts = [self._toolbar(), widgets.HTML(call_header_html()), self.list_view, self.picker, self.more]
+        super().__init__([*parts, self.detail])
         self.add_class("jmcp-history")
         self._wire()
 
@@ -87,6 +72,7 @@ class HistoryView(PanelBox):
         widgets.link((self.status_choice, "value"), (self, "status_filter"))
         self.more.on_click(lambda _button: self.set_trait("limit", min(MAX_ROWS, self.limit + PAGE)))
         self.clear_button.on_click(lambda _button: self.server.history.clear())
+        self.picker.observe(self._picked, "value")
         self.observe(lambda _change: self.refresh(), ["tool_filter", "status_filter", "limit"])
 
     # ---- state -----------------------------------------------------------------------------------
@@ -107,6 +93,11 @@ class HistoryView(PanelBox):
             self.selected = None if call_id == self.selected else call_id
             self._render(self.rows, self.total)
 
+    def _picked(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self.select(change["new"])
+            self.picker.value = ""  # so a second click on the same row arrives as a change too
+
     def _refresh_tool_options(self, seen: list[str]) -> None:
         names = sorted(set(self.server.tools) | set(seen) | ({self.tool_filter} - {ALL}))
         options = [("all tools", ALL), *((name, name) for name in names)]
@@ -118,13 +109,9 @@ class HistoryView(PanelBox):
 
     def _render(self, rows: list[CallRow], total: int) -> None:
         # The traits change last, so whoever sees new ``rows`` sees them on screen too.
-        while len(self._pool) < len(rows):
-            self._pool.append(CallRowView(self.select))
-        for index, view in enumerate(self._pool):
-            row = rows[index] if index < len(rows) else None
-            view.show(row, selected=row is not None and row["id"] == self.selected)
-        if len(self.list_box.children) != len(self._pool):
-            self.list_box.children = tuple(self._pool)
+        self.list_view.value = "".join(
+            call_row_html(row, selected=row["id"] == self.selected, clickable=True) for row in rows
+        )
         self._render_summary(len(rows), total)
         self._render_detail()
         self.total = total

@@ -120,6 +120,12 @@ class JupyterLab:
         nbformat.write(notebook, path)
         return path
 
+    def close_sessions(self, path: str) -> None:
+        """Shut down the kernel sessions of notebook ``path``: the shared server outlives a test."""
+        for session in self.api("GET", "api/sessions").json():
+            if session["path"] == path:
+                self.api("DELETE", f"api/sessions/{session['id']}")
+
     # ---- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> None:

@@ -74,11 +74,14 @@ async def train_model(ctx: jupyter_mcp.Context, epochs: int = 3, learning_rate: 
     return {"loss": round(loss, 4), "epochs": epochs}'''
 
 CLIENT = mt.Implementation(name="claude-desktop", version="0.9.2")
+NOTEBOOK = "widgets.ipynb"
 
 
-def kernel_endpoint(lab: JupyterLab) -> tuple[str, str]:
-    """The MCP URL and token of the kernel JupyterLab started (from its discovery file)."""
-    (server,) = discovery.read_all(lab.runtime_dir)
+def kernel_endpoint(lab: JupyterLab, notebook: str) -> tuple[str, str]:
+    """The MCP URL and token of the notebook's kernel (from its discovery file)."""
+    (server,) = [
+        s for s in discovery.read_all(lab.runtime_dir) if s.notebook_path and s.notebook_path.endswith(notebook)
+    ]
     return server.url, server.token
 
 
@@ -89,17 +92,24 @@ def keep(path: Path, name: str) -> None:
 
 
 def history_row(panel: Locator, *texts: str) -> Locator:
-    rows = panel.locator(".jmcp-history .jmcp-row")
+    rows = panel.locator(".jmcp-history .jmcp-callrow[role='button']")
     for text in texts:
         rows = rows.filter(has_text=text)
     return rows
 
 
 async def test_tool_card_and_history_panel_in_jupyterlab(lab: JupyterLab, lab_page: LabPage, artifacts: Path) -> None:
+    lab.write_notebook(NOTEBOOK, [SETUP, FIND_CITIES, TRAIN, "%mcp"])
+    try:
+        await lab_page.open_notebook(NOTEBOOK)
+        await lab_page.run_all()
+        await check_card_history_try_it_toggle(lab, lab_page, artifacts)
+    finally:
+        lab.close_sessions(NOTEBOOK)
+
+
+async def check_card_history_try_it_toggle(lab: JupyterLab, lab_page: LabPage, artifacts: Path) -> None:
     page = lab_page.page
-    lab.write_notebook("widgets.ipynb", [SETUP, FIND_CITIES, TRAIN, "%mcp"])
-    await lab_page.open_notebook("widgets.ipynb")
-    await lab_page.run_all()
 
     # The tool card: name, state, badges, one row per parameter.
     card = page.locator(".jmcp-card").filter(has_text="find_cities")
@@ -115,7 +125,7 @@ async def test_tool_card_and_history_panel_in_jupyterlab(lab: JupyterLab, lab_pa
     await expect(rows.nth(2)).to_contain_text("Literal['city', 'population']")
 
     # An outside client calls; the panel's history shows each call with its status.
-    url, token = kernel_endpoint(lab)
+    url, token = kernel_endpoint(lab, NOTEBOOK)
     panel = page.locator(".jmcp-panel")
     async with http_client(url, token, mode="legacy", client_info=CLIENT) as client, anyio.create_task_group() as tasks:
         assert not (await client.call_tool("find_cities", {"country": "Norway"})).is_error
@@ -126,7 +136,7 @@ async def test_tool_card_and_history_panel_in_jupyterlab(lab: JupyterLab, lab_pa
         running = history_row(panel, "train_model", "running")
         await expect(running.locator(".jmcp-progress")).to_be_visible(timeout=SLOW)
         await expect(running).to_contain_text("epoch")
-        await history_row(panel, "find_cities", "✓ ok").locator(".jmcp-hit").click()
+        await history_row(panel, "find_cities", "✓ ok").click()
         detail = panel.locator(".jmcp-detail")
         await expect(detail).to_contain_text("Structured result")
         await expect(detail.locator("table.jmcp-records tbody tr").first).to_contain_text("Oslo")

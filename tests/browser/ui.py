@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from playwright.async_api import Locator, Page, expect
 
@@ -34,14 +35,20 @@ class LabPage:
     def __init__(self, page: Page, lab: JupyterLab) -> None:
         self.page = page
         self.lab = lab
+        self.notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first
+        """The notebook panel in front (the one ``open_notebook`` opened)."""
 
     async def open_notebook(self, path: str) -> Locator:
-        """Open ``path`` (relative to the lab root); returns the notebook panel once its kernel is idle."""
-        await self.page.goto(self.lab.url(f"lab/tree/{path}"))
-        panel = self.page.locator(".jp-NotebookPanel").filter(has=self.page.locator(".jp-Notebook"))
-        await expect(panel.first).to_be_visible(timeout=SLOW)
+        """Open ``path`` (relative to the lab root) alone; returns its panel once its kernel is idle.
+
+        ``?reset`` drops the workspace the shared server remembers, so notebooks earlier tests
+        opened do not open again next to this one.
+        """
+        await self.page.goto(self.lab.url(f"lab/tree/{quote(path)}?reset"))
+        await expect(self.notebook).to_be_visible(timeout=SLOW)
+        await expect(self.page.locator(".jp-NotebookPanel")).to_have_count(1)
         await self.wait_idle()
-        return panel.first
+        return self.notebook
 
     async def wait_idle(self) -> None:
         """Wait until the notebook's kernel is connected and idle (the status bar says so)."""
@@ -61,7 +68,7 @@ class LabPage:
     async def run_all(self) -> None:
         """Run every cell and wait until each has its execution count."""
         await self.menu("Run", "Run All Cells")
-        pending = self.page.locator(".jp-Notebook .jp-InputPrompt").filter(has_text=re.compile(r"\[[ *]\]"))
+        pending = self.notebook.locator(".jp-InputPrompt").filter(has_text=re.compile(r"\[[ *]\]"))
         await expect(pending).to_have_count(0, timeout=SLOW)
         await self.wait_idle()
 

@@ -158,21 +158,22 @@ def test_history_view_lists_filters_selects_and_clears(server: NotebookServer) -
     call(server, "shout", text="ok")
     eventually(lambda: len(history.rows) == 3, what="3 rows")
     assert [(r["tool"], r["status"]) for r in history.rows] == [("shout", "ok"), ("shout", "error"), ("add", "ok")]
-    assert [v.layout.display for v in history._pool] == [None, None, None]
+    assert history.list_view.value.count('role="button"') == 3
     history.status_choice.value = "error"
     assert [r["arguments"] for r in history.rows] == ["text='fail'"]
     history.status_choice.value = ""
     history.tool_choice.value = "add"
     assert [r["tool"] for r in history.rows] == ["add"]
-    assert history._pool[1].layout.display == "none"
+    assert history.list_view.value.count('role="button"') == 1
     history.tool_choice.value = ""
     failed = history.rows[1]["id"]
-    history._pool[1].hit.click()  # clicking a row shows its detail
+    history.picker.value = failed  # what clicking the row does (its onclick types the id into the picker)
     assert history.selected == failed
     detail = visible_text(history.detail.value)
     assert "Error refusing to shout 'fail'" in detail
-    assert "jmcp-selected" in history._pool[1].cells.value
-    history._pool[1].hit.click()  # and clicking it again hides it
+    assert f'<div class="jmcp-callrow jmcp-selected" data-call="{failed}"' in history.list_view.value
+    assert history.picker.value == ""  # ready for the next click
+    history.picker.value = failed  # and clicking it again hides it
     assert (history.selected, history.detail.value) == (None, "")
     history.clear_button.click()
     eventually(lambda: history.rows == [], what="cleared")
