@@ -111,21 +111,31 @@ def main() -> None:
         bench = Bench(kernel, options.calls, options.rate)
         default_interval = kernel.value("sys.getswitchinterval()")
         with server_process("_plain_server.py") as (port, _pid):
-            plain = {m: anyio.run(call_latencies, f"http://127.0.0.1:{port}/mcp", None, m, "add", {"a": 1, "b": 2},
-                                  options.calls) for m in ("legacy", "auto")}
+            plain = {
+                m: anyio.run(
+                    call_latencies, f"http://127.0.0.1:{port}/mcp", None, m, "add", {"a": 1, "b": 2}, options.calls
+                )
+                for m in ("legacy", "auto")
+            }
         for label in options.intervals.split(","):
             interval = default_interval if label == "default" else float(label)
             kernel.run(f"sys.setswitchinterval({interval})")
-            report(bench, plain, f"switch interval {interval * 1000:g} ms" + (" (jupyter-mcp's)" if label == "default" else ""),
-                   options.cpu_calls)
+            report(
+                bench,
+                plain,
+                f"switch interval {interval * 1000:g} ms" + (" (jupyter-mcp's)" if label == "default" else ""),
+                options.cpu_calls,
+            )
     finally:
         kernel.shutdown()
 
 
 def report(bench: Bench, plain: dict[str, list[float]], title: str, cpu_calls: int) -> None:
     print(f"\n{title}")
-    print(f"{'era':7} {'(a) plain SDK':>17} {'(b) kernel idle':>17} {'(c) cell sleeps':>17} {'(d) CPU-bound cell':>19}"
-          f" {'(d) async tool':>17}")
+    print(
+        f"{'era':7} {'(a) plain SDK':>17} {'(b) kernel idle':>17} {'(c) cell sleeps':>17} {'(d) CPU-bound cell':>19}"
+        f" {'(d) async tool':>17}"
+    )
     for mode in ("legacy", "auto"):
         idle = bench.latencies(mode)
         sleeping = bench.during(SLEEPING, mode)

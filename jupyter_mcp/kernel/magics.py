@@ -324,7 +324,10 @@ def _current_cell_id(shell: Any) -> str | None:
 
 
 def load_extension(ipython: Any) -> None:
+    from jupyter_mcp.kernel.display import install_formatter
+
     ipython.register_magics(MCPMagics)
+    install_formatter(ipython)  # a Tool shown in a cell (server.tools["x"]) displays as its card
 
 
 def unload_extension(ipython: Any) -> None:
