@@ -3,7 +3,9 @@
 A real Jupyter server (a subprocess, with the extension, a token and a non-trivial base_url) starts
 a notebook session; its kernel serves one trivial tool. In each protocol era a real ``mcp.Client``
 calls the tool directly (the kernel's own URL and token), through ``/mcp/kernels/<id>`` and through
-``/mcp/notebooks/<path>``, alternating call by call so all paths see the same machine load.
+``/mcp/notebooks/<path>``, alternating call by call so all paths see the same machine load. The
+"raw" rows do the same with pre-encoded requests on one kept-alive httpx connection per path (no
+MCP client), which isolates what the proxy adds from the client's own per-call work.
 It also reports the Jupyter server process's CPU time per proxied call (from /proc), a figure
 that a busy machine disturbs much less than wall-clock latency. Figures, not pass/fail.
 
@@ -112,7 +114,61 @@ def measure(server: JupyterServer, kernel_id: str, calls: int) -> dict[str, dict
             before = cpu_seconds(server.process.pid)
             anyio.run(call_latencies, url, token, mode, "add", {"a": 1, "b": 2}, calls, 0)
             results[era][name]["server_cpu_ms"] = (cpu_seconds(server.process.pid) - before) / calls * 1000
+        raw_targets = [(info.url, {"Authorization": f"Bearer {info.token}"})]
+        raw_targets += [(targets["kernel route"][0], {"Authorization": f"token {server.token}"})]
+        raw = anyio.run(raw_latencies, raw_targets, era, calls)
+        results[era]["raw direct"] = summary(raw[0]) | {"server_cpu_ms": float("nan")}
+        results[era]["raw kernel route"] = summary(raw[1]) | {"server_cpu_ms": float("nan")}
     return results
+
+
+RAW_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+MODERN = "2026-07-28"
+META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+async def raw_session(http: httpx.AsyncClient, url: str, auth: dict[str, str], era: str) -> dict[str, str]:
+    """Headers for pre-encoded tools/call POSTs: a 2025 session (initialize first) or 2026 stateless."""
+    if era == "2026":
+        return {**RAW_HEADERS, **auth, "Mcp-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "add"}
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+    reply = await http.post(
+        url, json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}, headers={**RAW_HEADERS, **auth}
+    )
+    session = {
+        **RAW_HEADERS,
+        **auth,
+        "Mcp-Session-Id": reply.headers["mcp-session-id"],
+        "Mcp-Protocol-Version": "2025-11-25",
+    }
+    await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+    return session
+
+
+async def raw_latencies(targets: list[tuple[str, dict[str, str]]], era: str, calls: int) -> list[list[float]]:
+    """Pre-encoded tools/call POSTs on one kept-alive connection per path, alternating call by call:
+    what the proxy adds without an MCP client's own per-call costs (or its connection churn)."""
+    params: dict[str, object] = {"name": "add", "arguments": {"a": 1, "b": 2}}
+    if era == "2026":
+        params["_meta"] = META
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+    timings: list[list[float]] = [[] for _ in targets]
+    async with httpx.AsyncClient(timeout=30) as http:
+        sessions = [await raw_session(http, url, auth, era) for url, auth in targets]
+        for index in range(50 + calls):
+            for position, (url, _) in enumerate(targets):
+                started = time.perf_counter()
+                reply = await http.post(url, content=body, headers=sessions[position])
+                elapsed = time.perf_counter() - started
+                assert reply.status_code == 200, reply.text
+                assert b'"isError":false' in reply.content, reply.text
+                if index >= 50:
+                    timings[position].append(elapsed)
+    return timings
 
 
 def cpu_seconds(pid: int) -> float:
@@ -133,14 +189,18 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
     header = f"{'era':<6} {'path':<15} {'median':>9} {'p10':>9} {'p90':>9} {'extra':>9} {'server CPU/call':>16}"
     lines = [machine(), header]
     for era, paths in results.items():
-        direct = paths["direct"]["median_ms"]
         for name, figures in paths.items():
-            extra = "" if name == "direct" else f"{figures['median_ms'] - direct:+.2f}ms"
+            direct = paths["raw direct" if name.startswith("raw") else "direct"]["median_ms"]
+            extra = "" if name.endswith("direct") else f"{figures['median_ms'] - direct:+.2f}ms"
             lines.append(
                 f"{era:<6} {name:<15} {figures['median_ms']:>7.2f}ms {figures['p10_ms']:>7.2f}ms "
-                f"{figures['p90_ms']:>7.2f}ms {extra:>9} {figures['server_cpu_ms']:>14.2f}ms"
+                f"{figures['p90_ms']:>7.2f}ms {extra:>9} {cpu_text(figures['server_cpu_ms']):>16}"
             )
     return "\n".join(lines)
+
+
+def cpu_text(milliseconds: float) -> str:
+    return "" if milliseconds != milliseconds else f"{milliseconds:.2f}ms"  # NaN: not measured
 
 
 def main() -> None:
