@@ -30,8 +30,9 @@ ensure_venv() {
         "$(find_python)" -m venv "$VENV"
         "$PY" -m pip install -q --upgrade pip
     fi
-    # Reinstall only when the project's metadata changed (or on a fresh venv).
-    local stamp="$VENV/.installed-$extras-$(cat pyproject.toml labextension/package.json 2>/dev/null | sha1sum | cut -c1-12)"
+    # Reinstall only when the project's metadata or the labextension's sources changed (or on a fresh
+    # venv): the editable install copies the built labextension into the venv.
+    local stamp="$VENV/.installed-$extras-$(cat pyproject.toml labextension/package.json labextension/src/*.ts labextension/src/*/*.ts labextension/style/* 2>/dev/null | sha1sum | cut -c1-12)"
     if [ ! -f "$stamp" ]; then
         log "installing jupyter-mcp[$extras] (editable)"
         "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
