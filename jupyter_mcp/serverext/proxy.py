@@ -212,6 +212,12 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         if self._exchange is not None:
             self._exchange.abort()
 
+    def on_finish(self) -> None:
+        # An exchange the relay did not complete (an error, a refused body) must not leak its socket;
+        # after a completed one this is a no-op (the connection went back to the pool, detached).
+        if self._exchange is not None:
+            self._exchange.abort()
+
     def _stop_keepalive(self) -> None:
         self._cancel_header_timer()
         if self._keepalive is not None:

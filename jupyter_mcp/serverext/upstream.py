@@ -126,7 +126,6 @@ class _Reader(httputil.HTTPMessageDelegate):
 
     def __init__(self, sink: ResponseSink) -> None:
         self.sink = sink
-        self.started = False
         self.complete = False
         self.keep_alive = False
 
@@ -134,7 +133,6 @@ class _Reader(httputil.HTTPMessageDelegate):
         self, start_line: httputil.RequestStartLine | httputil.ResponseStartLine, headers: httputil.HTTPHeaders
     ) -> None:
         assert isinstance(start_line, httputil.ResponseStartLine)
-        self.started = True
         self.keep_alive = headers.get("Connection", "").lower() != "close"
         self.sink.start(start_line.code, start_line.reason, headers)
 
@@ -165,7 +163,6 @@ class Exchange:
         self._connection = HTTP1Connection(stream, True, _PARAMS)
         self._start_line = start_line
         self._headers: httputil.HTTPHeaders | None = None
-        self.response_started = False
         self.aborted = False
 
     @classmethod
@@ -205,7 +202,6 @@ class Exchange:
             open_after = await self._connection.read_response(reader)
         except StreamClosedError:
             open_after = False
-        self.response_started = reader.started
         if self.aborted:
             return
         if not reader.complete:
@@ -217,6 +213,6 @@ class Exchange:
             self._connection.close()
 
     def abort(self) -> None:
-        """The client went away: drop the upstream connection (the kernel then ends its stream)."""
+        """Drop the upstream connection (the client went away; the kernel then ends its stream)."""
         self.aborted = True
         self._connection.close()
