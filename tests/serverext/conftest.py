@@ -60,10 +60,11 @@ class Notebook:
         }
         reply = await self.fetch("api", "sessions", method="POST", body=json.dumps(body))
         self.kernel_id = json.loads(reply.body)["kernel"]["id"]
-        await self._connect()
+        await self.reconnect()
         return self
 
-    async def _connect(self) -> None:
+    async def reconnect(self) -> None:
+        """Connect a kernel client to the notebook's (current) kernel."""
         if self.client is not None:
             self.client.stop_channels()
         self.client = self.serverapp.kernel_manager.get_kernel(self.kernel_id).client()
@@ -89,7 +90,7 @@ class Notebook:
 
     async def restart(self) -> None:
         await self.fetch("api", "kernels", self.kernel_id, "restart", method="POST", body="")
-        await self._connect()
+        await self.reconnect()
 
     def close(self) -> None:
         if self.client is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import quote
 
@@ -181,3 +182,25 @@ async def test_notebook_route_follows_kernel_restarts(
     await notebook.run("x = 'after restart'")
     async with jupyter_client(url, jupyter_token, mode=mode) as client:
         assert (await client.call_tool("get_var", {"name": "x"})).structured_content == {"result": "'after restart'"}
+
+
+async def test_notebook_route_follows_a_kernel_change(
+    notebook: Notebook, jp_fetch: Any, server_url: str, jupyter_token: str
+) -> None:
+    url = notebook_url(server_url, notebook)
+    await notebook.run(TOOLS)
+    await notebook.run("x = 'first kernel'")
+    async with jupyter_client(url, jupyter_token, mode="auto") as client:
+        assert (await client.call_tool("get_var", {"name": "x"})).structured_content == {"result": "'first kernel'"}
+        # The user picks another kernel for the notebook (JupyterLab's "Change Kernel…").
+        (session,) = json.loads((await jp_fetch("api", "sessions")).body)
+        body = json.dumps({"kernel": {"name": "python3"}})
+        changed = json.loads((await jp_fetch("api", "sessions", session["id"], method="PATCH", body=body)).body)
+        assert changed["kernel"]["id"] != notebook.kernel_id
+        notebook.kernel_id = changed["kernel"]["id"]
+        await notebook.reconnect()
+        await notebook.load()
+        await notebook.run(TOOLS)
+        await notebook.run("x = 'second kernel'")
+        # The same client, same URL: the next request already goes to the new kernel.
+        assert (await client.call_tool("get_var", {"name": "x"})).structured_content == {"result": "'second kernel'"}
