@@ -109,7 +109,8 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
     def data_received(self, chunk: bytes) -> Awaitable[None] | None:
         if self._exchange is None:
             return None
-        return self._exchange.send(chunk)
+        # A failed upstream write shows up in end_request (a 502), not as an error in tornado's body reader.
+        return _settled(self._exchange.send(chunk))
 
     # ---- verbs ---------------------------------------------------------------------------------------
 
@@ -250,6 +251,21 @@ class NotebookProxyHandler(ProxyHandler):
 
     async def locate(self) -> ServerInfo:
         return await self.services.directory.server_of_notebook(self.path_kwargs["path"])
+
+
+def _settled(written: Future[None]) -> Future[None] | None:
+    """``None`` if the write is done (nothing to wait for), else a future that never fails."""
+    if written.done():
+        written.exception()  # retrieved: a failure is reported by end_request
+        return None
+    settled: Future[None] = Future()
+
+    def settle(done: Future[None]) -> None:
+        done.exception()
+        settled.set_result(None)
+
+    written.add_done_callback(settle)
+    return settled
 
 
 async def _maybe(result: Awaitable[None] | None) -> None:

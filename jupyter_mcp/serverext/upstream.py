@@ -14,6 +14,7 @@ import asyncio
 import socket
 import sys
 import time
+from asyncio import Future
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Protocol
@@ -175,7 +176,7 @@ class Exchange:
         exchange._headers = headers
         return exchange
 
-    def send(self, chunk: bytes) -> Awaitable[None]:
+    def send(self, chunk: bytes) -> Future[None]:
         """Forward a piece of the request body (the headers go in the same write as the first piece)."""
         if self._headers is not None:
             headers, self._headers = self._headers, None
