@@ -78,15 +78,24 @@ cmd_test() {
     exit "$status"
 }
 
+SERVE_PID=""
+
+stop_demo() {
+    if [ -n "$SERVE_PID" ]; then kill "$SERVE_PID" 2>/dev/null || true; fi
+}
+
 cmd_run() {
     ensure_venv dev
     local port=${JUPYTER_MCP_DEMO_PORT:-8765}
+    local lab_args=(notebooks/01-quickstart.ipynb)
+    [ -n "${CI:-}" ] && lab_args+=(--no-browser)
+    [ "$(id -u)" -eq 0 ] && lab_args+=(--allow-root)  # containers often run as root
     log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb on http://127.0.0.1:$port/mcp"
     "$VENV/bin/jupyter-mcp" serve notebooks/02-demo-tools.ipynb --transport http --port "$port" &
-    local serve_pid=$!
-    trap 'kill $serve_pid 2>/dev/null || true' EXIT
+    SERVE_PID=$!
+    trap stop_demo EXIT
     log "JupyterLab on notebooks/01-quickstart.ipynb (Ctrl-C to stop both)"
-    "$VENV/bin/jupyter" lab notebooks/01-quickstart.ipynb ${CI:+--no-browser}
+    "$VENV/bin/jupyter" lab "${lab_args[@]}"
 }
 
 cmd_bench() {
