@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import logging
 import os
 import threading
 import time
@@ -37,8 +36,6 @@ from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.registry import ToolRegistry
 from jupyter_mcp.tools.results import text
 from jupyter_mcp.tools.tool import BoundCall, Tool
-
-logger = logging.getLogger(__name__)
 
 ExecutionHook = Callable[[CallScope], AbstractContextManager[None]]
 """Entered around the function, in the thread (or task) that runs it: per-call capture uses this."""
