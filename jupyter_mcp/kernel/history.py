@@ -16,6 +16,7 @@ from jupyter_mcp.tools.events import (
     LateResult,
     LogEvent,
     ProgressEvent,
+    era_of,
 )
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.results import jsonable
@@ -54,9 +55,7 @@ class CallRecord:
 
     @property
     def era(self) -> str | None:
-        if self.protocol_version is None:
-            return None
-        return "2026" if self.protocol_version >= "2026" else "2025"
+        return era_of(self.protocol_version) if self.protocol_version is not None else None
 
     @property
     def latest_progress(self) -> ProgressEvent | None:

@@ -16,6 +16,14 @@ CallStatus = Literal["ok", "error", "timeout", "cancelled"]
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 
+Era = Literal["2025", "2026"]
+
+
+def era_of(protocol_version: str) -> Era:
+    """``"2025"`` for handshake-era protocol versions (2024-11-05 … 2025-11-25), ``"2026"`` from 2026-07-28."""
+    return "2026" if protocol_version >= "2026" else "2025"
+
+
 @dataclass(frozen=True)
 class ClientInfo:
     """Who made a call: the client's name and version and the protocol era it speaks."""
@@ -25,8 +33,8 @@ class ClientInfo:
     protocol_version: str
 
     @property
-    def era(self) -> Literal["2025", "2026"]:
-        return "2026" if self.protocol_version >= "2026" else "2025"
+    def era(self) -> Era:
+        return era_of(self.protocol_version)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from jupyter_mcp.tools import events
+
 STATUS_ICONS = {
     "running": "⏳",
     "ok": "✓",
@@ -57,10 +59,8 @@ def first_line(text: str | None) -> str:
 
 
 def era_of(protocol_version: str | None) -> str:
-    """``"2025"`` for handshake-era protocol versions, ``"2026"`` for the stateless era, else ``""``."""
-    if not protocol_version:
-        return ""
-    return "2026" if protocol_version >= "2026" else "2025"
+    """The protocol era (see ``jupyter_mcp.tools.events.era_of``), or ``""`` when unknown."""
+    return events.era_of(protocol_version) if protocol_version else ""
 
 
 def format_count(value: int, noun: str) -> str:
