@@ -73,6 +73,20 @@ class OutputCapture:
             _current.reset(token)
 
 
+def _captured(text: str, stream: Any) -> bool:
+    """Send ``text`` to the running call's sink, if a call is running in this context.
+
+    ``stream`` is a stream name or a stream object (named only when captured: this check runs on
+    every write of every cell).
+    """
+    target = _current.get()
+    if target is None:
+        return False
+    call_id, sink = target
+    sink(call_id, stream if isinstance(stream, str) else _stream_name(stream), text)
+    return True
+
+
 def _stream_name(stream: Any) -> str:
     name = str(getattr(stream, "name", "stdout")).strip("<>")
     return name if name in ("stdout", "stderr") else "stdout"
@@ -101,12 +115,9 @@ def _patch_class(cls: type, undo: list[Callable[[], None]]) -> bool:
         return False
 
     def write(self: Any, text: str, *args: Any, **kwargs: Any) -> Any:
-        target = _current.get()
-        if target is None:
-            return original(self, text, *args, **kwargs)
-        call_id, sink = target
-        sink(call_id, _stream_name(self), text)
-        return len(text)
+        if _captured(text, self):
+            return len(text)
+        return original(self, text, *args, **kwargs)
 
     setattr(write, _PATCHED_MARK, True)
     try:
@@ -123,12 +134,9 @@ class _StreamProxy:
         self._name = name
 
     def write(self, text: str) -> int:
-        target = _current.get()
-        if target is None:
-            return self._stream.write(text)
-        call_id, sink = target
-        sink(call_id, self._name, text)
-        return len(text)
+        if _captured(text, self._name):
+            return len(text)
+        return self._stream.write(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
