@@ -33,6 +33,26 @@ class Target:
     """The executable stdio clients start (the CLI puts its absolute path here)."""
 
 
+def kernel_target(
+    url: str,
+    token: str,
+    notebook_path: str | None,
+    kernel_id: str,
+    *,
+    name: str | None = None,
+    command: str = "jupyter-mcp",
+) -> Target:
+    """The target for one kernel's own server: HTTP clients present its token; stdio clients run
+    ``jupyter-mcp connect`` on the notebook (which follows it across restarts), else the kernel."""
+    return Target(
+        name=name or server_name(notebook_path, kernel_id),
+        url=url,
+        headers={"Authorization": f"Bearer {token}"},
+        connect_target=notebook_path or kernel_id,
+        command=command,
+    )
+
+
 def server_name(notebook_path: str | None, kernel_id: str) -> str:
     """A short, config-safe server name: the notebook's stem, else the kernel id's start."""
     stem = PurePath(notebook_path).stem if notebook_path else f"kernel-{kernel_id[:8]}"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
-from jupyter_mcp.clientconfig import CLIENTS, Target, config_for, server_name
+from jupyter_mcp.clientconfig import CLIENTS, Target, config_for, kernel_target, server_name
 
 if TYPE_CHECKING:
     from jupyter_mcp.cli.targets import TargetSpec
@@ -71,12 +71,8 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
     if info is None:
         path = os.path.abspath(spec.value)
         return Target(name or server_name(path, ""), "", {}, connect_target=path, command=command or own_command())
-    return Target(
-        name=name or server_name(info.notebook_path, info.kernel_id),
-        url=info.url,
-        headers={"Authorization": f"Bearer {info.token}"},
-        connect_target=info.notebook_path or info.kernel_id,
-        command=command or own_command(),
+    return kernel_target(
+        info.url, info.token, info.notebook_path, info.kernel_id, name=name, command=command or own_command()
     )
 
 

@@ -23,7 +23,7 @@ import mcp_types as mt
 
 from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
-from jupyter_mcp.clientconfig import Target, config_for, server_name
+from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.kernel.callresult import CallResult
 from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import JupyterMCP, load_settings
@@ -171,12 +171,8 @@ class NotebookServer(ToolServer):
         return f"http://{host}:{self._runner.port}/mcp"
 
     def target(self) -> Target:
-        return Target(
-            name=server_name(self.notebook_path, self.kernel_id),
-            url=self.url or "http://127.0.0.1:<port>/mcp",
-            headers={"Authorization": f"Bearer {self._token}"},
-            connect_target=self.notebook_path or self.kernel_id,
-        )
+        url = self.url or "http://127.0.0.1:<port>/mcp"
+        return kernel_target(url, self._token, self.notebook_path, self.kernel_id)
 
     def client_config(self, client: str = "claude") -> dict[str, Any]:
         """Config for ``"claude"``, ``"vscode"``, ``"cursor"`` or ``"inspector"`` pointing at this kernel."""
