@@ -91,7 +91,7 @@ class NotebookServer(ToolServer):
         self.started_at: float | None = None
         self._lifecycle = threading.RLock()
         self.registry.subscribe(self._tools_changed)
-        self.clients_tracker._on_change = self._publish
+        self.clients_tracker.subscribe(self._publish)
         atexit.register(self.stop)
 
     # ---- lifecycle -------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools._sdk import client_implementation, connection_of
 from jupyter_mcp.tools.events import ClientInfo
+from jupyter_mcp.tools.observers import Observers
 
 logger = logging.getLogger(__name__)
 
@@ -95,13 +96,13 @@ class _Session:
 class ClientTracker:
     """Server middleware that records connections and sends them list_changed."""
 
-    def __init__(self, bus: ThreadSafeBus, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, bus: ThreadSafeBus) -> None:
         self.bus = bus
         self._sessions: dict[int, _Session] = {}
         self._modern: dict[tuple[str, str], ConnectedClient] = {}
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._on_change = on_change
+        self._changes: Observers[Callable[[], None]] = Observers(__name__)
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         result = await call_next(ctx)
@@ -145,9 +146,12 @@ class ClientTracker:
         if removed is not None:
             self._changed()
 
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` when a client connects or leaves; returns the unsubscribe function."""
+        return self._changes.add(listener)
+
     def _changed(self) -> None:
-        if self._on_change is not None:
-            self._on_change()
+        self._changes.each(lambda listener: listener())
 
     def clients(self, modern_window: float = 300.0) -> list[ConnectedClient]:
         """2025-era sessions that are open, and 2026-era clients seen within ``modern_window`` s."""
