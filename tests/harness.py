@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import os
 import queue
+import socket
 import textwrap
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from jupyter_client.manager import KernelManager
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @dataclass

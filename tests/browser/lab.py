@@ -19,7 +19,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,6 +29,8 @@ from typing import Any
 import httpx
 import nbformat
 
+from tests.harness import free_port
+
 # Toasts and fetched news would cover widgets in screenshots; full windowing would leave
 # off-screen cells unrendered, so a locator could not find their outputs.
 DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
@@ -38,13 +39,6 @@ DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
 }
 READY_TIMEOUT = 90.0
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def url_path_join(*parts: str) -> str:

@@ -18,6 +18,7 @@ import pytest
 from jupyter_mcp import discovery
 from tests.cli.conftest import ADD_TOOL, JUPYTER_MCP, cli, inspector, json_lines, stdio_client, write_notebook
 from tests.conftest import http_client
+from tests.harness import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WHICH_TOOL = '''%%mcp_tool
@@ -39,12 +40,6 @@ def notebook(tmp_path: Path) -> Path:
             (ADD_TOOL, ["mcp", "other"]),
         ],
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def no_kernel_left(runtime: Path, pid: int) -> bool:

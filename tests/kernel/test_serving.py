@@ -11,7 +11,7 @@ import mcp_types as mt
 import pytest
 
 from tests.conftest import http_client
-from tests.harness import Kernel
+from tests.harness import Kernel, free_port
 from tests.kernel.conftest import endpoint
 
 TOOLS = '''
@@ -112,11 +112,7 @@ def test_token_required_and_rebinding_refused(kernel: Kernel) -> None:
 
 
 def test_pinned_port_and_token_from_environment(runtime_dir: Any) -> None:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     pinned = Kernel(
         env={"JUPYTER_RUNTIME_DIR": str(runtime_dir), "JUPYTER_MCP_PORT": str(port), "JUPYTER_MCP_TOKEN": "pinned"}
     )
@@ -197,11 +193,7 @@ def test_switch_interval_is_lowered_while_serving_and_restored(kernel: Kernel) -
 
 
 def test_port_and_token_from_traitlets_config(runtime_dir: Any, tmp_path: Any) -> None:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     profile = tmp_path / "ipython" / "profile_default"
     profile.mkdir(parents=True)
     (profile / "ipython_kernel_config.py").write_text(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from typing import Any
 
 import pytest
 from tornado.httpclient import HTTPResponse
 
 from jupyter_mcp import discovery
+from tests.harness import free_port
 from tests.serverext.conftest import Notebook
 from tests.serverext.test_proxy import INITIALIZE, JSON_HEADERS, TOOLS
 
@@ -83,9 +83,7 @@ async def test_kernel_without_tools_is_503_with_advice(jp_fetch: Any, notebook: 
 
 
 async def test_kernel_that_stopped_answering_is_502(jp_fetch: Any, notebook: Notebook) -> None:
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # a port nobody listens on
     # What a kernel whose server thread died leaves behind: a discovery file for a live process.
     stale = discovery.ServerInfo(f"http://127.0.0.1:{port}/mcp", "t", os.getpid(), notebook.kernel_id, None)
     discovery.write(stale)

@@ -8,7 +8,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.harness import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # Build from the sources only: no installed node_modules, no earlier build output.
@@ -75,9 +76,7 @@ def test_built_wheel_installs_and_works_without_node(tmp_path: Path) -> None:
 def check_lab_serves_the_extension(venv: Path, workdir: Path, env: dict[str, str]) -> None:
     """JupyterLab from the fresh venv loads the prebuilt extension, and the REST API answers."""
     token = secrets.token_hex(8)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = {**env, "JUPYTER_RUNTIME_DIR": str(workdir / "runtime"), "JUPYTER_CONFIG_DIR": str(workdir / "config")}
     args = [f"--port={port}", f"--IdentityProvider.token={token}", "--no-browser", "--allow-root"]
     lab = subprocess.Popen([str(venv / "bin" / "jupyter"), "lab", *args], cwd=workdir, env=env)
