@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from jupyter_mcp.kernel.clipped import ClippedText
 from jupyter_mcp.tools.events import (
     BaseCallObserver,
     CallFinished,
@@ -46,8 +47,8 @@ class CallRecord:
     is_error: bool = False
     error: str | None = None
     traceback: str | None = None
-    stdout: str = ""
-    stderr: str = ""
+    output: dict[str, ClippedText] = field(default_factory=dict, repr=False)
+    """Captured ``stdout``/``stderr`` text, head and tail kept within the history's budget."""
     progress: list[ProgressEvent] = field(default_factory=list)
     logs: list[LogEvent] = field(default_factory=list)
     late: str | None = None
@@ -56,6 +57,18 @@ class CallRecord:
     @property
     def era(self) -> str | None:
         return era_of(self.protocol_version) if self.protocol_version is not None else None
+
+    @property
+    def stdout(self) -> str:
+        return self._output("stdout")
+
+    @property
+    def stderr(self) -> str:
+        return self._output("stderr")
+
+    def _output(self, stream: str) -> str:
+        text = self.output.get(stream)
+        return str(text) if text is not None else ""
 
     @property
     def latest_progress(self) -> ProgressEvent | None:
@@ -163,9 +176,10 @@ class CallHistory(BaseCallObserver):
         """Append captured ``stdout``/``stderr`` text to a call's record."""
 
         def append(record: CallRecord) -> None:
-            current = getattr(record, stream)
-            if len(current) < self.max_payload:
-                setattr(record, stream, self._clip(current + text))
+            clipped = record.output.get(stream)
+            if clipped is None:
+                clipped = record.output[stream] = ClippedText(self.max_payload)
+            clipped.append(text)
 
         self._update(call_id, append)
 

@@ -217,7 +217,9 @@ def _merge(base: FieldInfo, extra: FieldInfo) -> FieldInfo:
 
 
 def _arguments_model(tool_name: str, fields: dict[str, Any]) -> type[BaseModel]:
-    config = ConfigDict(populate_by_name=False, extra="ignore", arbitrary_types_allowed=False)
+    # extra="forbid": a misspelled or invented argument is an error the caller sees, never silently
+    # dropped; it also advertises ``"additionalProperties": false`` in the input schema.
+    config = ConfigDict(populate_by_name=False, extra="forbid", arbitrary_types_allowed=False)
     try:
         return create_model(f"{_camel(tool_name)}Arguments", __config__=config, **fields)
     except PydanticSchemaGenerationError as exc:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Literal
 
@@ -160,7 +161,8 @@ class Tool:
             else:
                 validated = model.model_validate(data)
         except ValidationError as exc:
-            raise ToolArgumentsError(format_validation_error(self.name, exc)) from None
+            names = [param.name for param in self.parsed.parameters]
+            raise ToolArgumentsError(format_validation_error(self.name, exc, names)) from None
         return self._bound(validated, injected)
 
     def _bound(self, validated: BaseModel, injected: Mapping[str, Any]) -> BoundCall:
@@ -225,16 +227,30 @@ class Tool:
             )
 
 
-def format_validation_error(tool_name: str, exc: ValidationError) -> str:
-    """``Invalid arguments for tool 'x':`` then one line per bad parameter with what was expected."""
+def format_validation_error(tool_name: str, exc: ValidationError, parameters: Sequence[str] = ()) -> str:
+    """``Invalid arguments for tool 'x':`` then one line per bad parameter with what was expected.
+
+    An argument the tool does not take is named, with the closest real parameter when one is near.
+    """
     lines = [f"Invalid arguments for tool {tool_name!r}:"]
     for error in exc.errors(include_url=False):
         where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
+        if error["type"] == "extra_forbidden" and len(error["loc"]) == 1:
+            lines.append(f"- {where}: {_unexpected(str(error['loc'][0]), parameters)}")
+            continue
         message = error["msg"]
         if error["type"] != "missing" and "input" in error:
             message += f" (got {_short(error['input'])})"
         lines.append(f"- {where}: {message}")
     return "\n".join(lines)
+
+
+def _unexpected(name: str, parameters: Sequence[str]) -> str:
+    if not parameters:
+        return "unexpected argument: this tool takes no arguments"
+    close = difflib.get_close_matches(name, parameters, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"unexpected argument ({hint}this tool takes {', '.join(map(repr, parameters))})"
 
 
 def _first_error(exc: ValidationError) -> str:

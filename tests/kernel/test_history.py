@@ -6,6 +6,7 @@ import threading
 
 import mcp_types as mt
 
+from jupyter_mcp.kernel.clipped import DROPPED
 from jupyter_mcp.kernel.history import CallHistory, CallRecord
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LateResult, LogEvent, ProgressEvent
 
@@ -52,12 +53,14 @@ def test_big_payloads_are_truncated_with_a_marker() -> None:
     history = CallHistory(max_payload=10)
     start(history, "c1", text="x" * 100)
     finish(history, "c1", text="y" * 100)
-    history.write_output("c1", "stdout", "z" * 100)
+    for _ in range(20):
+        history.write_output("c1", "stdout", "z" * 4 + "w")
     record = history.get("c1")
     assert record is not None
     assert record.arguments["text"] == "x" * 10 + "…[truncated 90 more characters]"
     assert record.content[0]["text"].endswith("…[truncated 90 more characters]")
-    assert record.stdout.startswith("z" * 10 + "…[truncated")
+    # Output keeps its head and tail, and counts every character dropped over all the writes.
+    assert record.stdout == "zzzzw" + DROPPED.format(90, 5, 5) + "zzzzw"
 
 
 def test_observers_and_clear() -> None:

@@ -30,7 +30,12 @@ def test_function_cell_becomes_a_tool(kernel: Kernel) -> None:
     assert tool_json(kernel, "get_var") == {
         "name": "get_var",
         "description": "Return repr() of a notebook variable.",
-        "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        "inputSchema": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+            "additionalProperties": False,
+        },
         "outputSchema": {
             "type": "object",
             "properties": {"result": {"type": "string"}},

@@ -28,6 +28,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "add",
         "description": "Adds two integer numbers together.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
             "required": ["a", "b"],
@@ -43,6 +44,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "find_products",
         "description": "Search the product catalog with optional category filtering.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {
                 "query": {"type": "string"},
@@ -62,6 +64,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "process_image_docstring",
         "description": "Process an image with optional resizing.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {
                 "image_url": {"type": "string", "description": "URL of the image to process."},
@@ -80,6 +83,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "process_image_annotated",
         "description": "Process an image with optional resizing.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {
                 "image_url": {"type": "string", "description": "URL of the image to process"},
@@ -95,6 +99,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "process_image_field",
         "description": "Process an image with optional resizing.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {
                 "image_url": {"type": "string", "description": "URL of the image to process"},
@@ -121,6 +126,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "analyze_text",
         "description": "Analyze the provided text.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {
                 "text": {"type": "string"},
@@ -135,6 +141,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "search_products",
         "description": "Search the product catalog.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {
                 "query": {"type": "string"},
@@ -156,6 +163,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "get_user_profile",
         "description": "Get a user's profile information.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {"user_id": {"type": "string"}},
             "required": ["user_id"],
@@ -175,6 +183,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "get_quote",
         "description": "Look up a stock quote.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {"symbol": {"type": "string"}},
             "required": ["symbol"],
@@ -194,6 +203,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
         "name": "divide",
         "description": "Divide a by b.",
         "inputSchema": {
+            "additionalProperties": False,
             "type": "object",
             "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
             "required": ["a", "b"],
@@ -208,7 +218,7 @@ SEED_SNAPSHOT: dict[str, dict[str, Any]] = {
     "get_config": {
         "name": "get_config",
         "description": "Returns configuration as YAML.",
-        "inputSchema": {"type": "object", "properties": {}},
+        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
     },
 }
 
@@ -281,6 +291,7 @@ def test_field_as_default_value() -> None:
             },
         },
         "required": ["query"],
+        "additionalProperties": False,
     }
 
 
@@ -407,6 +418,7 @@ def test_bound_method_drops_self() -> None:
         "type": "object",
         "properties": {"x": {"type": "integer"}},
         "required": ["x"],
+        "additionalProperties": False,
     }
 
 
