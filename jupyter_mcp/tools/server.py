@@ -21,7 +21,6 @@ from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -36,6 +35,7 @@ from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
 from jupyter_mcp.tools.stats import ToolCounts, ToolStats
 from jupyter_mcp.tools.tool import INFER, RunOn, Tool
+from jupyter_mcp.tools.wirecheck import WireCheck, explain_invalid_params
 
 AnyFunction = Callable[..., Any]
 
@@ -93,6 +93,8 @@ class ToolServer:
         self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
+        self.event_store: MemoryEventStore | None = None
+        """The resumability store of the HTTP app (set when the app is built)."""
         self.stats = ToolStats()
         self.calls.add_observer(self.stats)
         self.bus = ThreadSafeBus()
@@ -202,20 +204,23 @@ class ToolServer:
         async with stdio_server() as (read_stream, write_stream):
             await self.lowlevel.run(read_stream, write_stream, self.lowlevel.create_initialization_options())
 
-    def streamable_http_app(self, *, path: str = "/mcp", json_response: bool = False) -> Starlette:
+    def streamable_http_app(self, *, path: str = "/mcp", json_response: bool = False) -> ASGIApp:
         """A fresh Starlette app serving MCP at ``path`` (each app may run once)."""
         from mcp.server.transport_security import TransportSecuritySettings
 
         # Host/Origin are checked by the caller's middleware, before auth (see http.py).
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-        return self.lowlevel.streamable_http_app(
+        store = MemoryEventStore()
+        app = self.lowlevel.streamable_http_app(
             streamable_http_path=path,
             json_response=json_response,
             transport_security=security,
-            event_store=MemoryEventStore(),
+            event_store=store,
             retry_interval=_SSE_RETRY_MS,
             custom_starlette_routes=[Route("/status", self._status_endpoint, methods=["GET"])],
         )
+        self.event_store = store
+        return WireCheck(app, path, store.knows)
 
     async def _status_endpoint(self, request: Request) -> Response:
         return JSONResponse(self.status())
@@ -244,7 +249,7 @@ class ToolServer:
         )
         server.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, self._set_level)
         # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-        server.middleware = [self.clients_tracker]
+        server.middleware = [self.clients_tracker, explain_invalid_params]
         return server
 
     async def _list_tools(
