@@ -70,8 +70,8 @@ cmd_test() {
     ensure_node_tools
     ensure_chromium
     log "ruff"
-    "$VENV/bin/ruff" check jupyter_mcp tests bench
-    "$VENV/bin/ruff" format --check jupyter_mcp tests bench
+    "$VENV/bin/ruff" check jupyter_mcp tests bench scripts
+    "$VENV/bin/ruff" format --check jupyter_mcp tests bench scripts
     log "mypy --strict"
     "$VENV/bin/mypy"
     log "pytest"
@@ -83,24 +83,64 @@ cmd_test() {
     exit "$status"
 }
 
-SERVE_PID=""
+DEMO_PIDS=()
 
 stop_demo() {
-    if [ -n "$SERVE_PID" ]; then kill "$SERVE_PID" 2>/dev/null || true; fi
+    local pid
+    for pid in "${DEMO_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
 }
 
 cmd_run() {
     ensure_venv dev
     local port=${JUPYTER_MCP_DEMO_PORT:-8765}
+    local demo="$ROOT/notebooks/02-demo-tools.ipynb"
     local lab_args=(notebooks/01-quickstart.ipynb)
     [ -n "${CI:-}" ] && lab_args+=(--no-browser)
     [ "$(id -u)" -eq 0 ] && lab_args+=(--allow-root)  # containers often run as root
-    log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb on http://127.0.0.1:$port/mcp"
-    "$VENV/bin/jupyter-mcp" serve notebooks/02-demo-tools.ipynb --transport http --port "$port" &
-    SERVE_PID=$!
+    # Jupyter's runtime directory first: both servers below write their discovery files into it.
+    log "Jupyter runtime directory: $("$PY" -c 'from jupyter_mcp import discovery; print(discovery.runtime_dir())')"
     trap stop_demo EXIT
-    log "JupyterLab on notebooks/01-quickstart.ipynb (Ctrl-C to stop both)"
-    "$VENV/bin/jupyter" lab "${lab_args[@]}"
+    trap 'exit 130' INT TERM  # one Ctrl-C ends `wait` below; the EXIT trap stops both servers
+    log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb --transport http --port $port"
+    "$VENV/bin/jupyter-mcp" serve "$demo" --transport http --port "$port" --log "$VENV/demo-kernel.log" &
+    DEMO_PIDS+=($!)
+    log "JupyterLab on notebooks/01-quickstart.ipynb"
+    "$VENV/bin/jupyter" lab "${lab_args[@]}" &
+    DEMO_PIDS+=($!)
+    "$PY" - "$demo" "${DEMO_PIDS[@]}" <<'PY'
+"""Wait for both servers, then print where they are (the last thing on the screen)."""
+import json, subprocess, sys, time
+from jupyter_mcp import discovery
+from pathlib import Path
+demo, serve_pid, lab_pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+deadline = time.monotonic() + 300
+mcp = lab = None
+while (mcp is None or lab is None) and time.monotonic() < deadline:
+    for pid in (serve_pid, lab_pid):
+        if not discovery.pid_alive(pid):
+            sys.exit("[dev] a demo server exited; see the messages above")
+    mcp = mcp or next((s for s in discovery.read_all() if s.notebook_path == demo), None)
+    if lab is None:
+        listed = subprocess.run([sys.executable, "-m", "jupyter_server", "list", "--jsonlist"], capture_output=True, text=True)
+        lab = next((s for s in json.loads(listed.stdout or "[]") if s.get("pid") == lab_pid), None)
+    time.sleep(0.5)
+if mcp is None or lab is None:
+    sys.exit("[dev] the demo did not start within 5 minutes")
+quickstart = (Path(demo).parent / "01-quickstart.ipynb").relative_to(lab["root_dir"]).as_posix()
+print(f"""
+\033[1m[dev] ready\033[0m (Ctrl-C stops both)
+  MCP server, notebooks/02-demo-tools.ipynb:  {mcp.url}
+      header  Authorization: Bearer {mcp.token}   (its kernel's output: .venv/demo-kernel.log)
+  JupyterLab, notebooks/01-quickstart.ipynb:  {lab["url"]}lab/tree/{quickstart}?token={lab["token"]}
+""", file=sys.stderr, flush=True)
+PY
+    wait "${DEMO_PIDS[1]}"
+}
+
+cmd_dist() {
+    ensure_venv dev
+    "$PY" scripts/dist.py
 }
 
 cmd_bench() {
@@ -115,5 +155,6 @@ case "${1:-}" in
     run) shift; cmd_run "$@" ;;
     test) shift; cmd_test "$@" ;;
     bench) shift; cmd_bench "$@" ;;
-    *) echo "usage: ./dev.sh run | test [pytest args] | bench" >&2; exit 2 ;;
+    dist) shift; cmd_dist "$@" ;;
+    *) echo "usage: ./dev.sh run | test [pytest args] | bench | dist" >&2; exit 2 ;;
 esac

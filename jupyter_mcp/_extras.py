@@ -19,7 +19,7 @@ def require(feature: str, modules: tuple[str, ...]) -> None:
 
     Example::
 
-        require("jupyter-mcp serve", ("jupyter_client", "nbformat"))
+        require("jupyter_mcp.kernel", ("IPython", "ipykernel"))
     """
     missing = [name for name in modules if importlib.util.find_spec(name) is None]
     if missing:

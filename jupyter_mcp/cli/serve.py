@@ -79,7 +79,7 @@ def _check_installed(kernel_name: str | None) -> None:
 
     modules = ("jupyter_client", "nbformat", *(KERNEL_MODULES if kernel_name is None else ()))
     try:
-        require("jupyter-mcp serve", modules)
+        require("serve", modules)
     except ModuleNotFoundError as exc:
         raise CLIError(str(exc)) from None
 
