@@ -108,33 +108,7 @@ cmd_run() {
     log "JupyterLab on notebooks/01-quickstart.ipynb"
     "$VENV/bin/jupyter" lab "${lab_args[@]}" &
     DEMO_PIDS+=($!)
-    "$PY" - "$demo" "${DEMO_PIDS[@]}" <<'PY'
-"""Wait for both servers, then print where they are (the last thing on the screen)."""
-import json, subprocess, sys, time
-from jupyter_mcp import discovery
-from pathlib import Path
-demo, serve_pid, lab_pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-deadline = time.monotonic() + 300
-mcp = lab = None
-while (mcp is None or lab is None) and time.monotonic() < deadline:
-    for pid in (serve_pid, lab_pid):
-        if not discovery.pid_alive(pid):
-            sys.exit("[dev] a demo server exited; see the messages above")
-    mcp = mcp or next((s for s in discovery.read_all() if s.notebook_path == demo), None)
-    if lab is None:
-        listed = subprocess.run([sys.executable, "-m", "jupyter_server", "list", "--jsonlist"], capture_output=True, text=True)
-        lab = next((s for s in json.loads(listed.stdout or "[]") if s.get("pid") == lab_pid), None)
-    time.sleep(0.5)
-if mcp is None or lab is None:
-    sys.exit("[dev] the demo did not start within 5 minutes")
-quickstart = (Path(demo).parent / "01-quickstart.ipynb").relative_to(lab["root_dir"]).as_posix()
-print(f"""
-\033[1m[dev] ready\033[0m (Ctrl-C stops both)
-  MCP server, notebooks/02-demo-tools.ipynb:  {mcp.url}
-      header  Authorization: Bearer {mcp.token}   (its kernel's output: .venv/demo-kernel.log)
-  JupyterLab, notebooks/01-quickstart.ipynb:  {lab["url"]}lab/tree/{quickstart}?token={lab["token"]}
-""", file=sys.stderr, flush=True)
-PY
+    "$PY" scripts/demo_ready.py "$demo" "${DEMO_PIDS[@]}"
     wait "${DEMO_PIDS[1]}"
 }
 
