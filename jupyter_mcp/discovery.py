@@ -3,6 +3,9 @@
 One file per kernel, ``<runtime_dir>/jupyter-mcp-<kernel_id>.json`` (mode 0600), written by the
 kernel and removed at exit. Readers skip and delete files whose process is gone. This module is
 the one typed shape of that message; kernel, CLI and server extension all use it.
+
+The runtime directory exists only once some Jupyter application made it, so ``runtime_dir()``
+creates it (mode 0700, as Jupyter's own applications do) for whoever asks first.
 """
 
 from __future__ import annotations
@@ -64,9 +67,17 @@ def _tool(data: Any) -> ToolSummary:
 
 
 def runtime_dir() -> Path:
+    """Jupyter's runtime directory (``$JUPYTER_RUNTIME_DIR`` or the platform's), created if missing."""
     from jupyter_core.paths import jupyter_runtime_dir
 
-    return Path(jupyter_runtime_dir())
+    return _ensure_private_dir(Path(jupyter_runtime_dir()))
+
+
+def _ensure_private_dir(directory: Path) -> Path:
+    from jupyter_core.utils import ensure_dir_exists
+
+    ensure_dir_exists(directory, mode=0o700)
+    return directory
 
 
 def path_for(kernel_id: str, directory: Path | None = None) -> Path:
@@ -75,8 +86,7 @@ def path_for(kernel_id: str, directory: Path | None = None) -> Path:
 
 def write(info: ServerInfo, directory: Path | None = None) -> Path:
     """Atomically write ``info`` with mode 0600 (it holds the token)."""
-    target = path_for(info.kernel_id, directory)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = path_for(info.kernel_id, runtime_dir() if directory is None else _ensure_private_dir(directory))
     fd, temporary = tempfile.mkstemp(prefix=".jupyter-mcp-", dir=target.parent)
     try:
         os.fchmod(fd, 0o600)

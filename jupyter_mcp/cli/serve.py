@@ -1,7 +1,8 @@
 """``jupyter-mcp serve NOTEBOOK.ipynb``: run a notebook headless and serve the tools it defines.
 
-Starts a kernel, runs the notebook top to bottom (or only cells tagged ``mcp`` with --tagged),
-then serves its %%mcp_tool tools: over stdio (for a client that starts this command) or over
+Starts a kernel (ipykernel on the Python running jupyter-mcp, so it has jupyter_mcp, unless
+--kernel names a kernelspec), runs the notebook top to bottom (or only cells tagged ``mcp`` with
+--tagged), then serves its %%mcp_tool tools: over stdio (for a client that starts this command) or over
 streamable HTTP (URL and token printed on stderr). A cell that raises stops startup with its
 cell number and a non-zero exit. Kernel output goes to stderr or --log, never to stdout.
 """
@@ -39,7 +40,9 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="HTTP: interface to bind (default 127.0.0.1; others need the token anyway)")
     parser.add_argument("--port", type=_port, help="HTTP: port to bind (default: a free one)")
     parser.add_argument("--token", help="HTTP: bearer token clients must send (default: a random one)")
-    parser.add_argument("--kernel", metavar="NAME", help="kernel to start (default: the notebook's, else python3)")
+    parser.add_argument(
+        "--kernel", metavar="NAME", help="kernelspec to start (default: ipykernel on the Python running jupyter-mcp)"
+    )
     parser.add_argument("--cwd", type=Path, metavar="DIR", help="kernel working directory (default: the notebook's)")
     parser.add_argument("--tagged", action="store_true", help="run only the cells tagged 'mcp'")
     parser.add_argument("--log", type=Path, metavar="FILE", help="append kernel output here instead of stderr")
@@ -53,6 +56,7 @@ def _port(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_installed(args.kernel)
     from jupyter_mcp.cli import notebook as notebooks
 
     _check_options(args)
@@ -67,6 +71,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not sys.stderr:
             log.close()
+
+
+def _check_installed(kernel_name: str | None) -> None:
+    """The notebook extra: jupyter_client and nbformat here, and the kernel side when the kernel is ours."""
+    from jupyter_mcp._extras import KERNEL_MODULES, require
+
+    modules = ("jupyter_client", "nbformat", *(KERNEL_MODULES if kernel_name is None else ()))
+    try:
+        require("serve", modules)
+    except ModuleNotFoundError as exc:
+        raise CLIError(str(exc)) from None
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -106,7 +121,11 @@ def _open_log(path: Path | None) -> TextIO:
 async def _serve(args: argparse.Namespace, notebook: Notebook, cwd: Path, log: TextIO, stdout: BinaryIO | None) -> int:
     from jupyter_mcp.cli.headless import HeadlessKernel
 
-    kernel = HeadlessKernel(args.kernel or notebook.kernel_name or "python3", cwd, _kernel_env(args, notebook), log)
+    kernel = HeadlessKernel(args.kernel, cwd, _kernel_env(args, notebook), log)
+    _say(f"kernel: {kernel.describe()}")
+    saved = notebook.kernel_name
+    if args.kernel is None and saved not in (None, "python3"):
+        _say(f"  (the notebook was saved with kernel {saved!r}; --kernel {saved} starts that one)")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

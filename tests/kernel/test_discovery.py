@@ -8,6 +8,8 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
+
 from jupyter_mcp import discovery
 from tests.harness import Kernel
 
@@ -61,3 +63,25 @@ def test_readers_skip_and_clean_stale_files(tmp_path: Path) -> None:
     assert [s.kernel_id for s in discovery.read_all(tmp_path)] == ["live"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["jupyter-mcp-live.json"]
     assert discovery.find("dead", tmp_path) is None
+
+
+def test_the_kernel_creates_a_missing_runtime_dir(tmp_path: Path) -> None:
+    """A kernel whose runtime dir no Jupyter program has made yet (its front end used another)."""
+    runtime = tmp_path / "new" / "runtime"
+    kernel = Kernel(env={"JUPYTER_RUNTIME_DIR": str(runtime)})
+    try:
+        kernel.run("%load_ext jupyter_mcp")
+        kernel.run("%%mcp_tool\ndef one() -> int:\n    return 1")
+        assert [s.tool_names for s in discovery.read_all(runtime)] == [["one"]]
+    finally:
+        kernel.shutdown()
+    assert stat.S_IMODE(runtime.stat().st_mode) == 0o700
+
+
+def test_runtime_dir_is_created_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "a" / "runtime"))
+    assert discovery.runtime_dir() == tmp_path / "a" / "runtime"
+    assert stat.S_IMODE((tmp_path / "a" / "runtime").stat().st_mode) == 0o700
+    written = discovery.write(discovery.ServerInfo("u", "t", os.getpid(), "k", None), tmp_path / "b")
+    assert written == tmp_path / "b" / "jupyter-mcp-k.json"
+    assert stat.S_IMODE((tmp_path / "b").stat().st_mode) == 0o700

@@ -1,0 +1,242 @@
+"""The release artifacts, as a user gets them (select with ``-m wheel``; a few minutes).
+
+``python -m build`` makes the sdist and, from it, the wheel, with no Node on PATH (Node comes
+from PyPI into the build environment). Then each install in a fresh venv whose PATH has no
+Node either: the core alone serves a ``ToolServer`` and leaves the Jupyter stack out; the
+notebook extra runs the quickstart, serves the demo notebook, and the extensions report OK.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import mcp_types as mt
+import pytest
+from mcp import Client, StdioServerParameters
+
+from tests.harness import free_port
+
+pytestmark = [pytest.mark.wheel, pytest.mark.timeout(1500)]
+
+ROOT = Path(__file__).resolve().parents[1]
+# Build from the sources only: no installed node_modules, no earlier build output.
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git", ".venv", "node_modules", ".yarn", "lib", "labextension", "build", "dist", "*.egg-info",
+    "__pycache__", ".*_cache", ".ci", "tsconfig.tsbuildinfo", "*.pyc",
+)  # fmt: skip
+SOURCES = ["pyproject.toml", "README.md", "jupyter_mcp", "labextension", "jupyter-config"]
+JUPYTER_STACK = {"ipykernel", "ipython", "ipywidgets", "jupyter-server", "jupyter-client", "nbformat", "tornado"}
+NOTEBOOK_EXTRA = 'pip install "jupyter-live-mcp[notebook]"'
+
+
+def run(*command: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 900) -> str:
+    done = subprocess.run(
+        [str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, f"{command} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)  # without terminal colours
+
+
+def copy_sources(target: Path) -> None:
+    target.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, target / name, ignore=NOT_SOURCES)
+        else:
+            shutil.copy2(ROOT / name, target / name)
+
+
+def nodeless_env(bin_dir: Path, home: Path) -> dict[str, str]:
+    """This process's environment (pip's index settings) with ``bin_dir`` alone on PATH, and a new HOME."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "VIRTUAL_ENV", "PYTHON"))}
+    env.update(PATH=str(bin_dir), HOME=str(home))
+    assert shutil.which("node", path=env["PATH"]) is None
+    return env
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and the wheel built from it, by a build that finds no Node on PATH."""
+    work = tmp_path_factory.mktemp("build")
+    copy_sources(work / "src")
+    (work / "empty-bin").mkdir()
+    env = nodeless_env(work / "empty-bin", Path.home())  # the user's caches (pip, yarn) keep it quick
+    run(sys.executable, "-m", "build", "--outdir", work / "dist", work / "src", cwd=work, env=env)
+    return work / "dist"
+
+
+def wheel_in(dist: Path) -> Path:
+    (wheel,) = dist.glob("jupyter_live_mcp-*.whl")
+    return wheel
+
+
+def fresh_venv(path: Path) -> tuple[Path, dict[str, str]]:
+    """A new venv beside a new HOME; returns its bin directory and the Node-free env to run it with."""
+    run(sys.executable, "-m", "venv", path, cwd=path.parent)
+    (path.parent / "home").mkdir()
+    return path / "bin", nodeless_env(path / "bin", path.parent / "home")
+
+
+def installed(bin_dir: Path, env: dict[str, str]) -> set[str]:
+    listed = subprocess.run(
+        [bin_dir / "python", "-m", "pip", "list", "--format", "json"], env=env, capture_output=True, check=True
+    )
+    return {re.sub(r"[-_.]+", "-", entry["name"]).lower() for entry in json.loads(listed.stdout)}
+
+
+@pytest.fixture(scope="module")
+def core(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """``pip install jupyter-live-mcp`` (the wheel alone) in a fresh venv."""
+    bin_dir, env = fresh_venv(tmp_path_factory.mktemp("core") / "venv")
+    run(bin_dir / "python", "-m", "pip", "install", "-q", wheel_in(dist), cwd=bin_dir.parent, env=env)
+    return bin_dir, env
+
+
+@pytest.fixture(scope="module")
+def full(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """``pip install "jupyter-live-mcp[notebook]" jupyterlab`` (from the wheel) in a fresh venv."""
+    bin_dir, env = fresh_venv(tmp_path_factory.mktemp("full") / "venv")
+    wanted = [f"{wheel_in(dist)}[notebook]", "jupyterlab>=4.2,<5"]
+    run(bin_dir / "python", "-m", "pip", "install", "-q", *wanted, cwd=bin_dir.parent, env=env)
+    return bin_dir, env
+
+
+def test_the_sdist_carries_the_built_labextension(dist: Path) -> None:
+    (sdist,) = dist.glob("jupyter_live_mcp-*.tar.gz")
+    listed = run("tar", "-tzf", sdist, cwd=dist)
+    assert "/jupyter_mcp/labextension/package.json" in listed
+    assert "/labextension/src/index.ts" in listed
+    assert "node_modules" not in listed
+
+
+def test_the_core_leaves_the_jupyter_stack_out(core: tuple[Path, dict[str, str]]) -> None:
+    bin_dir, env = core
+    assert "jupyter-live-mcp" in installed(bin_dir, env)
+    assert not installed(bin_dir, env) & JUPYTER_STACK
+
+
+async def test_the_core_serves_a_tool_server(core: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    bin_dir, env = core
+    script = tmp_path / "server.py"
+    shutil.copy(ROOT / "tests" / "fixtures" / "stdio_server.py", script)
+    params = StdioServerParameters(command=str(bin_dir / "python"), args=[str(script)], env=env, cwd=str(tmp_path))
+    async with Client(params, mode="auto") as client:
+        assert "add" in [t.name for t in (await client.list_tools()).tools]
+        assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+
+
+def test_the_core_cli_and_what_the_notebook_side_says(core: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    bin_dir, env = core
+    assert "No notebook is serving MCP tools" in run(bin_dir / "jupyter-mcp", "list", cwd=tmp_path, env=env)
+    assert "jupyter-mcp 0." in run(bin_dir / "jupyter", "mcp", "--version", cwd=tmp_path, env=env)
+    kernel_side = subprocess.run(
+        [bin_dir / "python", "-c", "import jupyter_mcp; jupyter_mcp.get_server()"],
+        env=env, cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert kernel_side.stderr.strip().splitlines()[-1] == (
+        "ModuleNotFoundError: jupyter_mcp's notebook side (%load_ext jupyter_mcp, jupyter_mcp.get_server()) needs "
+        f"IPython, ipykernel, ipywidgets, which the core install leaves out: {NOTEBOOK_EXTRA}"
+    )
+    serve = subprocess.run(
+        [bin_dir / "jupyter-mcp", "serve", "any.ipynb"], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
+    )  # fmt: skip
+    assert (serve.returncode, serve.stderr) == (
+        1,
+        "jupyter-mcp: serve needs jupyter_client, nbformat, IPython, ipykernel, ipywidgets, "
+        f"which the core install leaves out: {NOTEBOOK_EXTRA}\n",
+    )
+
+
+def test_the_extensions_report_ok(full: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    bin_dir, env = full
+    labextensions = run(bin_dir / "jupyter", "labextension", "list", cwd=tmp_path, env=env)
+    assert re.search(r"jupyter-mcp v\S+ enabled .*OK.*\(python, jupyter-live-mcp\)", labextensions), labextensions
+    server_extensions = run(bin_dir / "jupyter", "server", "extension", "list", cwd=tmp_path, env=env)
+    assert re.search(r"jupyter_mcp enabled", server_extensions), server_extensions
+    assert re.search(r"jupyter_mcp \S+ OK", server_extensions), server_extensions
+
+
+def test_the_quickstart_runs(full: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    bin_dir, env = full
+    run_quickstart(bin_dir, env, tmp_path)
+
+
+async def test_serve_runs_the_demo_notebook(full: tuple[Path, dict[str, str]]) -> None:
+    bin_dir, env = full
+    await serve_the_demo(bin_dir, env)
+
+
+def test_jupyterlab_serves_the_extension(full: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    bin_dir, env = full
+    check_lab_serves_the_extension(bin_dir, tmp_path, env)
+
+
+def run_quickstart(bin_dir: Path, env: dict[str, str], workdir: Path) -> None:
+    """The quickstart notebook runs top to bottom in the installed package (no error output)."""
+    shutil.copy(ROOT / "notebooks" / "01-quickstart.ipynb", workdir / "quickstart.ipynb")
+    run(
+        bin_dir / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--output", "executed.ipynb",
+        workdir / "quickstart.ipynb", cwd=workdir, env=env,
+    )  # fmt: skip
+    cells = json.loads((workdir / "executed.ipynb").read_text())["cells"]
+    outputs = [output for cell in cells for output in cell.get("outputs", [])]
+    assert [o for o in outputs if o["output_type"] == "error"] == []
+    shown = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
+    assert "MCP tool 'get_var(name)' live at http://127.0.0.1:" in shown
+
+
+async def serve_the_demo(bin_dir: Path, env: dict[str, str]) -> None:
+    """``jupyter-mcp serve`` from the wheel, launched as a desktop client launches it."""
+    bare = {"HOME": env["HOME"], "PATH": "/usr/bin:/bin"}
+    demo = ROOT / "notebooks" / "02-demo-tools.ipynb"
+    params = StdioServerParameters(command=str(bin_dir / "jupyter-mcp"), args=["serve", str(demo)], env=bare, cwd="/")
+    async with Client(params, mode="legacy") as client:
+        assert [t.name for t in (await client.list_tools()).tools] == ["city_facts", "to_fahrenheit", "count_primes"]
+        result = await client.call_tool("to_fahrenheit", {"celsius": 100})
+        assert result.structured_content == {"result": 212.0}
+        assert isinstance(result.content[0], mt.TextContent)
+
+
+def check_lab_serves_the_extension(bin_dir: Path, workdir: Path, env: dict[str, str]) -> None:
+    """JupyterLab from the fresh venv loads the prebuilt extension, and the REST API answers."""
+    token = secrets.token_hex(8)
+    port = free_port()
+    args = [f"--port={port}", f"--IdentityProvider.token={token}", "--no-browser", "--allow-root"]
+    lab = subprocess.Popen([str(bin_dir / "jupyter"), "lab", *args], cwd=workdir, env=env)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        with httpx.Client(headers={"Authorization": f"token {token}"}, timeout=30) as http:
+            page = wait_for(http, base + "lab")
+            config = json.loads(re.search(r'id="jupyter-config-data"[^>]*>\s*(\{.*?\})\s*</script>', page, re.S)[1])  # type: ignore[index]
+            (extension,) = [e for e in config["federated_extensions"] if e["name"] == "jupyter-mcp"]
+            entry = http.get(f"{base}lab/extensions/jupyter-mcp/{extension['load']}")
+            assert entry.status_code == 200
+            assert "jupyter-mcp" in entry.text
+            servers = http.get(base + "api/mcp/servers")
+            assert servers.status_code == 200
+            assert servers.json() == []
+    finally:
+        lab.terminate()
+        lab.wait(30)
+
+
+def wait_for(http: httpx.Client, url: str) -> str:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            response = http.get(url)
+            if response.status_code == 200:
+                return response.text
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"{url} did not answer")
