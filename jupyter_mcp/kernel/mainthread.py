@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Awaitable, Callable
+import contextlib
+import signal
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
 import anyio
@@ -21,6 +23,28 @@ T = TypeVar("T")
 
 class KernelBusyError(ToolError):
     """The main thread stayed busy (a cell kept running) for longer than the configured wait."""
+
+
+class KernelInterruptedError(ToolError):
+    """The notebook user interrupted the kernel while the tool ran on its main thread."""
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """Let a kernel interrupt (SIGINT) stop the tool, as it stops a cell.
+
+    ipykernel ignores SIGINT between cells and turns it on only while a cell executes; a main-thread
+    tool runs between cells, so it gets the same treatment while it runs.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise KernelInterruptedError(
+            "interrupted: the notebook user interrupted the kernel while this tool ran on its main thread"
+        ) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class MainThreadExecutor:
@@ -40,7 +64,8 @@ class MainThreadExecutor:
                 return  # gave up waiting before the kernel got to it
             caller.call_soon_threadsafe(started.set)
             try:
-                future.set_result(thunk())
+                with _interruptible():
+                    future.set_result(thunk())
             except BaseException as exc:  # delivered to the caller; a tool must not break the kernel loop
                 future.set_exception(exc)
 
