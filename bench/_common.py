@@ -77,3 +77,33 @@ def cpu_seconds(pid: int) -> float:
         fields = handle.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+RAW_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+MODERN = "2026-07-28"
+META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+async def raw_session(
+    http: Any, url: str, auth: dict[str, str], era: str, method: str, name: str | None = None
+) -> dict[str, str]:
+    """Headers for pre-encoded POSTs of ``method``: a 2025 session (initialize first) or 2026 stateless."""
+    if era == "2026":
+        routing = {"Mcp-Protocol-Version": MODERN, "Mcp-Method": method} | ({"Mcp-Name": name} if name else {})
+        return {**RAW_HEADERS, **auth, **routing}
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+    reply = await http.post(
+        url, json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}, headers={**RAW_HEADERS, **auth}
+    )
+    session = {
+        **RAW_HEADERS,
+        **auth,
+        "Mcp-Session-Id": reply.headers["mcp-session-id"],
+        "Mcp-Protocol-Version": "2025-11-25",
+    }
+    await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+    return session

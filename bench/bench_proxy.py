@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 import anyio
 import httpx
-from _common import call_latencies, interleaved_latencies, machine, percentile
+from _common import META, call_latencies, interleaved_latencies, machine, percentile, raw_session
 from jupyter_client import BlockingKernelClient
 
 from jupyter_mcp import discovery
@@ -122,33 +122,6 @@ def measure(server: JupyterServer, kernel_id: str, calls: int) -> dict[str, dict
     return results
 
 
-RAW_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-MODERN = "2026-07-28"
-META = {
-    "io.modelcontextprotocol/protocolVersion": MODERN,
-    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
-
-
-async def raw_session(http: httpx.AsyncClient, url: str, auth: dict[str, str], era: str) -> dict[str, str]:
-    """Headers for pre-encoded tools/call POSTs: a 2025 session (initialize first) or 2026 stateless."""
-    if era == "2026":
-        return {**RAW_HEADERS, **auth, "Mcp-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "add"}
-    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
-    reply = await http.post(
-        url, json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}, headers={**RAW_HEADERS, **auth}
-    )
-    session = {
-        **RAW_HEADERS,
-        **auth,
-        "Mcp-Session-Id": reply.headers["mcp-session-id"],
-        "Mcp-Protocol-Version": "2025-11-25",
-    }
-    await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
-    return session
-
-
 async def raw_latencies(targets: list[tuple[str, dict[str, str]]], era: str, calls: int) -> list[list[float]]:
     """Pre-encoded tools/call POSTs on one kept-alive connection per path, alternating call by call:
     what the proxy adds without an MCP client's own per-call costs (or its connection churn)."""
@@ -158,7 +131,7 @@ async def raw_latencies(targets: list[tuple[str, dict[str, str]]], era: str, cal
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
     timings: list[list[float]] = [[] for _ in targets]
     async with httpx.AsyncClient(timeout=30) as http:
-        sessions = [await raw_session(http, url, auth, era) for url, auth in targets]
+        sessions = [await raw_session(http, url, auth, era, "tools/call", "add") for url, auth in targets]
         for index in range(50 + calls):
             for position, (url, _) in enumerate(targets):
                 started = time.perf_counter()

@@ -8,14 +8,20 @@ long enough for a client whose connection dropped to come back (the SSE ``retry`
 
 Eviction is oldest first (and a finished stream's events go together), so a stream is never
 replayed with a gap: if an event survives, every later event survives too.
+
+Each 2025-era session gets its own store (``EventStores``): the SDK would share one store across
+sessions, and since a stream id is the request's JSON-RPC id, one client's replay would deliver
+another client's events (measured: a resumed request received the other session's result).
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import itertools
 import time
-from collections import OrderedDict
+import weakref
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,7 +41,11 @@ class _Event:
 
 
 class MemoryEventStore(EventStore):
-    """Keeps at most ``max_events`` events and ``max_bytes`` of payload, each for at most ``max_age`` s."""
+    """Keeps at most ``max_events`` events and ``max_bytes`` of payload, each for at most ``max_age`` s.
+
+    Events sit in arrival order, each stream keeps its own ids in order, and finished streams wait
+    in a heap by expiry: storing and expiring cost O(log n), never a scan of every event.
+    """
 
     def __init__(
         self,
@@ -44,12 +54,18 @@ class MemoryEventStore(EventStore):
         *,
         max_bytes: int = 64 * _MB,
         delivered_grace: float = 30.0,
+        pool: EventStores | None = None,
     ) -> None:
+        self.pool = pool
+        """The sessions' stores this one shares a byte budget with, if any."""
         self.max_events = max_events
         self.max_age = max_age
         self.max_bytes = max_bytes
         self.delivered_grace = delivered_grace
         self._events: OrderedDict[int, _Event] = OrderedDict()
+        self._streams: dict[StreamId, deque[int]] = {}
+        self._finished: list[tuple[float, int, StreamId]] = []
+        """A heap of (expiry, event id of the response, stream) for streams whose response is stored."""
         self._ids = itertools.count(1)
         self.bytes = 0
         """Approximate payload size of the events kept now."""
@@ -60,9 +76,10 @@ class MemoryEventStore(EventStore):
         event_id = next(self._ids)
         size = approximate_size(message)
         self._events[event_id] = _Event(stream_id, message, size, now + self.max_age)
+        self._streams.setdefault(stream_id, deque()).append(event_id)
         self.bytes += size
         if isinstance(message, JSONRPCResponse | JSONRPCError):
-            self._finish_stream(stream_id, now + self.delivered_grace)
+            heapq.heappush(self._finished, (now + self.delivered_grace, event_id, stream_id))
         self._evict(now)
         self._schedule()
         return str(event_id)
@@ -73,8 +90,9 @@ class MemoryEventStore(EventStore):
         anchor = self._events.get(last) if last is not None else None
         if last is None or anchor is None:
             return None
-        for event_id, event in list(self._events.items()):
-            if event_id > last and event.stream_id == anchor.stream_id and event.message is not None:
+        for event_id in list(self._streams.get(anchor.stream_id, ())):
+            event = self._events.get(event_id)
+            if event_id > last and event is not None and event.message is not None:
                 await send_callback(EventMessage(event.message, str(event_id)))
         return anchor.stream_id
 
@@ -89,35 +107,91 @@ class MemoryEventStore(EventStore):
         """Events kept now. (No ``__len__``: the SDK tests a store for truth to enable resumability.)"""
         return len(self._events)
 
-    def _finish_stream(self, stream_id: StreamId, expires_at: float) -> None:
-        for event in self._events.values():
-            if event.stream_id == stream_id:
-                event.expires_at = min(event.expires_at, expires_at)
-
     def _evict(self, now: float) -> None:
-        while self._events and (len(self._events) > self.max_events or self.bytes > self.max_bytes):
-            self._drop(next(iter(self._events)))
-        for event_id in [i for i, e in self._events.items() if e.expires_at <= now]:
-            self._drop(event_id)
+        while self._finished and self._finished[0][0] <= now:
+            self._drop_stream(heapq.heappop(self._finished)[2])
+        while self._events:
+            first_id, first = next(iter(self._events.items()))
+            over = len(self._events) > self.max_events or self.bytes > self.max_bytes or self._pool_over()
+            if not over and first.expires_at > now:
+                break
+            self._drop_oldest(first_id, first)
 
-    def _drop(self, event_id: int) -> None:
-        event = self._events.pop(event_id)
+    def _pool_over(self) -> bool:
+        return self.pool is not None and self.pool.bytes > self.pool.max_bytes
+
+    def _drop_oldest(self, event_id: int, event: _Event) -> None:
+        del self._events[event_id]
         self.bytes -= event.size
+        ids = self._streams[event.stream_id]
+        ids.popleft()  # the oldest event overall is the oldest of its stream
+        if not ids:
+            del self._streams[event.stream_id]
+
+    def _drop_stream(self, stream_id: StreamId) -> None:
+        for event_id in self._streams.pop(stream_id, ()):
+            event = self._events.pop(event_id, None)
+            if event is not None:
+                self.bytes -= event.size
+
+    def _next_expiry(self) -> float | None:
+        candidates = [self._finished[0][0]] if self._finished else []
+        if self._events:
+            candidates.append(next(iter(self._events.values())).expires_at)
+        return min(candidates) if candidates else None
 
     def _schedule(self) -> None:
         """Wake up at the next expiry even if no request comes (an idle kernel frees its memory)."""
+        due = self._next_expiry()
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        when = loop.time() + max(0.0, due - time.monotonic()) + 0.05
+        if self._timer is not None and self._timer.when() <= when:
+            return
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
-        if not self._events:
-            return
-        delay = max(0.0, min(e.expires_at for e in self._events.values()) - time.monotonic())
-        self._timer = asyncio.get_running_loop().call_later(delay + 0.05, self._expire)
+        self._timer = loop.call_at(when, self._expire)
 
     def _expire(self) -> None:
         self._timer = None
         self._evict(time.monotonic())
-        self._schedule()
+        if self._next_expiry() is not None:
+            self._schedule()
+
+
+class EventStores:
+    """One ``MemoryEventStore`` per session, all under one byte budget; a store goes with its session."""
+
+    def __init__(self, max_bytes: int = 64 * _MB, **store_options: Any) -> None:
+        self.max_bytes = max_bytes
+        self._options = store_options
+        self._stores: weakref.WeakValueDictionary[str, MemoryEventStore] = weakref.WeakValueDictionary()
+
+    def new(self, session_id: str) -> MemoryEventStore:
+        store = MemoryEventStore(max_bytes=self.max_bytes, pool=self, **self._options)
+        self._stores[session_id] = store
+        return store
+
+    def get(self, session_id: str) -> MemoryEventStore | None:
+        return self._stores.get(session_id)
+
+    def all(self) -> list[MemoryEventStore]:
+        """The stores of the sessions open now."""
+        return list(self._stores.values())
+
+    def knows(self, session_id: str | None, event_id: str) -> bool:
+        """Whether the session can still resume after ``event_id``."""
+        store = self._stores.get(session_id) if session_id is not None else None
+        return store is not None and store.knows(event_id)
+
+    @property
+    def bytes(self) -> int:
+        return sum(store.bytes for store in self.all())
+
+    @property
+    def count(self) -> int:
+        return sum(store.count for store in self.all())
 
 
 def _parse_id(event_id: str) -> int | None:

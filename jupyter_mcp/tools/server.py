@@ -30,12 +30,13 @@ from jupyter_mcp._version import __version__
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver
-from jupyter_mcp.tools.eventstore import MemoryEventStore
+from jupyter_mcp.tools.eventstore import EventStores
+from jupyter_mcp.tools.listcache import ListCache
 from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
 from jupyter_mcp.tools.stats import ToolCounts, ToolStats
 from jupyter_mcp.tools.tool import INFER, RunOn, Tool
-from jupyter_mcp.tools.wirecheck import WireCheck, explain_invalid_params
+from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
 AnyFunction = Callable[..., Any]
 
@@ -86,15 +87,14 @@ class ToolServer:
         page_size: int | None = None,
         max_workers: int = 16,
     ) -> None:
-        if page_size is not None and page_size < 1:
-            raise ValueError("page_size must be a positive number of tools, or None for one page")
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
         self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
+        self.list_cache = ListCache()
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
-        self.event_store: MemoryEventStore | None = None
-        """The resumability store of the HTTP app (set when the app is built)."""
+        self.event_stores = EventStores()
+        """What 2025-era sessions can resume from, one store per session (see eventstore.py)."""
         self.stats = ToolStats()
         self.calls.add_observer(self.stats)
         self.bus = ThreadSafeBus()
@@ -158,6 +158,28 @@ class ToolServer:
         self.registry.disable(names, tags)
 
     @property
+    def dereference_schemas(self) -> bool:
+        """Whether listed schemas have ``$defs`` inlined (for clients that cannot follow ``$ref``)."""
+        return self._dereference_schemas
+
+    @dereference_schemas.setter
+    def dereference_schemas(self, value: bool) -> None:
+        self._dereference_schemas = value
+        self.list_cache.clear()
+
+    @property
+    def page_size(self) -> int | None:
+        """Tools per ``tools/list`` page (``None``: one page)."""
+        return self._page_size
+
+    @page_size.setter
+    def page_size(self, value: int | None) -> None:
+        if value is not None and value < 1:
+            raise ValueError("page_size must be a positive number of tools, or None for one page")
+        self._page_size = value
+        self.list_cache.clear()
+
+    @property
     def tools(self) -> dict[str, Tool]:
         """Every registered tool by name (including disabled ones)."""
         return self.registry.all()
@@ -205,22 +227,17 @@ class ToolServer:
             await self.lowlevel.run(read_stream, write_stream, self.lowlevel.create_initialization_options())
 
     def streamable_http_app(self, *, path: str = "/mcp", json_response: bool = False) -> ASGIApp:
-        """A fresh Starlette app serving MCP at ``path`` (each app may run once)."""
-        from mcp.server.transport_security import TransportSecuritySettings
+        """A fresh ASGI app serving MCP at ``path`` (each app may run once)."""
+        from jupyter_mcp.tools.httpapp import streamable_http_app
 
-        # Host/Origin are checked by the caller's middleware, before auth (see http.py).
-        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-        store = MemoryEventStore()
-        app = self.lowlevel.streamable_http_app(
-            streamable_http_path=path,
+        return streamable_http_app(
+            self.lowlevel,
+            self.event_stores,
+            path=path,
             json_response=json_response,
-            transport_security=security,
-            event_store=store,
             retry_interval=_SSE_RETRY_MS,
-            custom_starlette_routes=[Route("/status", self._status_endpoint, methods=["GET"])],
+            routes=[Route("/status", self._status_endpoint, methods=["GET"])],
         )
-        self.event_store = store
-        return WireCheck(app, path, store.knows)
 
     async def _status_endpoint(self, request: Request) -> Response:
         return JSONResponse(self.status())
@@ -249,7 +266,7 @@ class ToolServer:
         )
         server.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, self._set_level)
         # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-        server.middleware = [self.clients_tracker, explain_invalid_params]
+        server.middleware = [self.clients_tracker, explain_invalid_params, self.list_cache]
         return server
 
     async def _list_tools(
@@ -278,6 +295,7 @@ class ToolServer:
         return tool.to_mcp(dereference_schemas=self.dereference_schemas).input_schema if tool else None
 
     def _registry_changed(self, change: RegistryChange) -> None:
+        self.list_cache.clear()
         self.clients_tracker.tools_changed()
 
 

@@ -99,10 +99,10 @@ def _reason(exc: Exception) -> str:
 class WireCheck:
     """ASGI middleware for an MCP endpoint: checks POST bodies and GET ``Last-Event-ID`` headers.
 
-    ``knows_event`` tells whether an event id can still be replayed (the event store's ``knows``).
+    ``knows_event(session_id, event_id)`` tells whether a session can still resume after an event.
     """
 
-    def __init__(self, app: ASGIApp, path: str, knows_event: Callable[[str], bool]) -> None:
+    def __init__(self, app: ASGIApp, path: str, knows_event: Callable[[str | None, str], bool]) -> None:
         self.app = app
         self.path = path.rstrip("/") or "/"
         self.knows_event = knows_event
@@ -132,7 +132,7 @@ class WireCheck:
 
     def _last_event_refusal(self, scope: Scope) -> MessageError | None:
         last = _header(scope, b"last-event-id")
-        if last is None or self.knows_event(last):
+        if last is None or self.knows_event(_header(scope, b"mcp-session-id"), last):
             return None
         shown = last if len(last) <= _MAX_ID_REPR else last[:_MAX_ID_REPR] + "…"
         return MessageError(

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from jupyter_mcp.kernel.clipped import DROPPED
-from jupyter_mcp.tools import ToolServer
+from jupyter_mcp.tools import Context, ToolServer
 from tests.conftest import http_client, served
 from tests.harness import Kernel
 
@@ -84,18 +84,18 @@ async def test_large_results_leave_the_event_store_after_delivery() -> None:
         return "x" * (n * 100_000)
 
     with served(server) as url:
-        store = server.event_store
-        assert store is not None
-        store.delivered_grace = 0.5
-        store.max_bytes = 2_500_000
+        stores = server.event_stores
+        stores.max_bytes = 2_500_000
         async with http_client(url, "test-token", mode="legacy") as client:
+            (store,) = stores.all()
+            store.delivered_grace = 0.5
             for _ in range(6):
                 result = await client.call_tool("big", {"n": 9})
                 assert len(result.content[0].text) == 900_000  # type: ignore[union-attr]
-                assert store.bytes <= store.max_bytes
+                assert stores.bytes <= stores.max_bytes
             await anyio.sleep(1.0)
             # Idle: the timer let go of every delivered result.
-            assert store.bytes < 10_000
+            assert stores.bytes < 10_000
 
 
 # ---- 5. transport rejections: the right code and one sentence -----------------------------------
@@ -172,3 +172,44 @@ def test_a_junk_last_event_id_is_refused_not_an_empty_stream() -> None:
         -32600,
         "Invalid request: Last-Event-ID 'junk' is not an event this server still keeps; open a new stream without it",
     )
+
+
+def test_a_resumed_stream_never_carries_another_sessions_events() -> None:
+    """Both clients number their first call 1; a stream id is the request id. The SDK's one shared
+    store replayed session B's result into session A's resumed stream."""
+    server = ToolServer()
+
+    @server.tool
+    async def slow(ctx: Context) -> str:
+        """Reports progress, then takes a while."""
+        await ctx.report_progress(1, 2)
+        await anyio.sleep(1.0)
+        return "A's result"
+
+    @server.tool
+    def fast() -> str:
+        """Answers at once."""
+        return "B's result"
+
+    def call(name: str) -> dict[str, Any]:
+        params = {"name": name, "arguments": {}, "_meta": {"progressToken": "p"}}
+        return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+
+    with served(server) as url:
+        session_a, session_b = _initialized_session(url), _initialized_session(url)
+        last = None
+        with httpx.stream("POST", url, json=call("slow"), headers=session_a) as response:
+            for line in response.iter_lines():
+                last = line[3:].strip() if line.startswith("id:") else last
+                if line.startswith("data:") and "notifications/progress" in line:
+                    break  # the connection drops mid-call
+        assert "B's result" in httpx.post(url, json=call("fast"), headers=session_b).text
+        assert last is not None
+        resume = {**session_a, "Accept": "text/event-stream", "last-event-id": last}
+        with httpx.stream("GET", url, headers=resume, timeout=10) as response:
+            results = []
+            for line in response.iter_lines():
+                if line.startswith("data:") and line[5:].strip():
+                    results.append(json.loads(line[5:])["result"]["content"][0]["text"])
+                    break
+    assert results == ["A's result"]
