@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 
 NOTEBOOK_INSTALL = 'pip install "jupyter-live-mcp[notebook]"'
-KERNEL_MODULES = ("IPython", "ipykernel", "ipywidgets")
+KERNEL_MODULES = ("IPython", "ipykernel", "ipywidgets", "anywidget")
 """What a kernel needs to serve tools (``%load_ext jupyter_mcp``, ``jupyter_mcp.get_server()``)."""
 
 

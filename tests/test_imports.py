@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-HEAVY = ("IPython", "ipywidgets", "jupyter_server", "ipykernel", "tornado", "jupyter_client", "nbformat")
+HEAVY = ("IPython", "ipywidgets", "anywidget", "jupyter_server", "ipykernel", "tornado", "jupyter_client", "nbformat")
 NOTEBOOK_EXTRA = 'pip install "jupyter-live-mcp[notebook]"'
-CORE_ONLY = "import sys\nfor name in ('IPython', 'ipykernel', 'ipywidgets', 'jupyter_client', 'nbformat'):\n    sys.modules[name] = None\n"
+CORE_ONLY = "import sys\nfor name in ('IPython', 'ipykernel', 'ipywidgets', 'anywidget', 'jupyter_client', 'nbformat'):\n    sys.modules[name] = None\n"
 """Run first in a subprocess: these modules now fail to import, as in ``pip install jupyter-live-mcp``."""
 
 
@@ -45,7 +45,7 @@ def test_public_names() -> None:
 
 KERNEL_SENTENCE = (
     "ModuleNotFoundError: jupyter_mcp's notebook side (%load_ext jupyter_mcp, jupyter_mcp.get_server()) "
-    f"needs IPython, ipykernel, ipywidgets, which the core install leaves out: {NOTEBOOK_EXTRA}"
+    f"needs IPython, ipykernel, ipywidgets, anywidget, which the core install leaves out: {NOTEBOOK_EXTRA}"
 )
 
 
@@ -63,7 +63,7 @@ def test_serve_without_the_extra_says_what_to_install() -> None:
     done = run_python(f"{CORE_ONLY}from jupyter_mcp.cli import main\nsys.exit(main(['serve', 'any.ipynb']))")
     assert (done.returncode, done.stderr) == (
         1,
-        "jupyter-mcp: serve needs jupyter_client, nbformat, IPython, ipykernel, ipywidgets, "
+        "jupyter-mcp: serve needs jupyter_client, nbformat, IPython, ipykernel, ipywidgets, anywidget, "
         f"which the core install leaves out: {NOTEBOOK_EXTRA}\n",
     )
     # A named kernelspec brings its own kernel side; serve itself still needs jupyter_client and nbformat.

@@ -144,14 +144,14 @@ def test_the_core_cli_and_what_the_notebook_side_says(core: tuple[Path, dict[str
     )  # fmt: skip
     assert kernel_side.stderr.strip().splitlines()[-1] == (
         "ModuleNotFoundError: jupyter_mcp's notebook side (%load_ext jupyter_mcp, jupyter_mcp.get_server()) needs "
-        f"IPython, ipykernel, ipywidgets, which the core install leaves out: {NOTEBOOK_EXTRA}"
+        f"IPython, ipykernel, ipywidgets, anywidget, which the core install leaves out: {NOTEBOOK_EXTRA}"
     )
     serve = subprocess.run(
         [bin_dir / "jupyter-mcp", "serve", "any.ipynb"], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
     )  # fmt: skip
     assert (serve.returncode, serve.stderr) == (
         1,
-        "jupyter-mcp: serve needs jupyter_client, nbformat, IPython, ipykernel, ipywidgets, "
+        "jupyter-mcp: serve needs jupyter_client, nbformat, IPython, ipykernel, ipywidgets, anywidget, "
         f"which the core install leaves out: {NOTEBOOK_EXTRA}\n",
     )
 

@@ -16,13 +16,6 @@ _COPY_JS = (
     "const s=getSelection();s.removeAllRanges();s.addRange(r);}done('Press Ctrl+C')})"
 )
 
-# Inline handlers again: a clicked (or Enter-pressed) history row types its call id into the
-# panel's hidden picker input; ipywidgets syncs typed text to the kernel, which shows the call.
-_PICK_JS = (
-    "const p=this.closest('.jmcp-history')?.querySelector('.jmcp-picker input');"
-    "if(p){p.value=this.dataset.call;p.dispatchEvent(new Event('input',{bubbles:true}));}"
-)
-
 
 def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
@@ -69,10 +62,3 @@ def progress_bar(fraction: float) -> str:
 def frame(body: str, cls: str = "") -> str:
     """Wrap fallback HTML the way the widgets are framed (also readable with no stylesheet)."""
     return f'<div class="jmcp jmcp-frame {cls}">{body}</div>'
-
-
-PICK_ATTRIBUTES = (
-    f'onclick="{esc(_PICK_JS)}" '
-    f"onkeydown=\"if(event.key==='Enter'||event.key===' '){{event.preventDefault();{esc(_PICK_JS)}}}\""
-)
-"""``onclick``/``onkeydown`` attributes that make a history row select its call."""

@@ -1,8 +1,7 @@
 """``HistoryView``: the live call list with filters, and the selected call's full detail.
 
-The list is one ``HTML`` widget, so a refresh sends one message however many rows moved. A click
-on a row writes its call id into a hidden ``Text`` widget (the "picker", see ``_html.PICK_JS``),
-which syncs it to the kernel like any typed text; the kernel then shows that call's detail.
+The list is a front-end view (``CallList``): a refresh sends its rows in one message however many
+moved, and a click on a row sets ``CallList.selected``, which the kernel answers with the detail.
 """
 
 from __future__ import annotations
@@ -15,9 +14,10 @@ import traitlets
 
 from jupyter_mcp.widgets._base import PanelBox
 from jupyter_mcp.widgets._html import frame, span
+from jupyter_mcp.widgets.calllist import CallList
 from jupyter_mcp.widgets.format import format_count
 from jupyter_mcp.widgets.model import STATUSES, CallRow, call_row, recent_records
-from jupyter_mcp.widgets.render import call_header_html, call_list_html, call_row_html, record_detail_html
+from jupyter_mcp.widgets.render import call_list_html, record_detail_html
 
 if TYPE_CHECKING:
     from jupyter_mcp.widgets.host import ServerHost
@@ -51,11 +51,9 @@ class HistoryView(PanelBox):
         self.clear_button = widgets.Button(description="Clear", icon="trash", tooltip="Forget finished calls")
         for button in (self.more, self.clear_button):
             button.layout.width = "auto"
-        self.list_view = widgets.HTML()
-        self.picker = widgets.Text(layout=widgets.Layout(display="none"))
-        self.picker.add_class("jmcp-picker")
+        self.list_view = CallList()
         self.detail = widgets.HTML()
-        parts = [self._toolbar(), widgets.HTML(call_header_html()), self.list_view, self.picker, self.more]
+        parts = [self._toolbar(), self.list_view, self.more]
         super().__init__([*parts, self.detail])
         self.add_class("jmcp-history")
         self._wire()
@@ -72,7 +70,7 @@ class HistoryView(PanelBox):
         widgets.link((self.status_choice, "value"), (self, "status_filter"))
         self.more.on_click(lambda _button: self.set_trait("limit", min(MAX_ROWS, self.limit + PAGE)))
         self.clear_button.on_click(lambda _button: self.server.history.clear())
-        self.picker.observe(self._picked, "value")
+        self.list_view.observe(self._picked, "selected")
         self.observe(lambda _change: self.refresh(), ["tool_filter", "status_filter", "limit"])
 
     # ---- state -----------------------------------------------------------------------------------
@@ -89,14 +87,13 @@ class HistoryView(PanelBox):
 
     def select(self, call_id: str | None) -> None:
         """Show a call's detail (selecting the shown call again hides it)."""
-        with self._lock:
-            self.selected = None if call_id == self.selected else call_id
-            self._render(self.rows, self.total)
+        self.list_view.selected = None if call_id == self.selected else call_id
 
     def _picked(self, change: dict[str, Any]) -> None:
-        if change["new"]:
-            self.select(change["new"])
-            self.picker.value = ""  # so a second click on the same row arrives as a change too
+        """The list's selection changed (a click in the browser, or ``select``)."""
+        with self._lock:
+            self.selected = change["new"]
+            self._render(self.rows, self.total)
 
     def _refresh_tool_options(self, seen: list[str]) -> None:
         names = sorted(set(self.server.tools) | set(seen) | ({self.tool_filter} - {ALL}))
@@ -109,9 +106,7 @@ class HistoryView(PanelBox):
 
     def _render(self, rows: list[CallRow], total: int) -> None:
         # The traits change last, so whoever sees new ``rows`` sees them on screen too.
-        self.list_view.value = "".join(
-            call_row_html(row, selected=row["id"] == self.selected, clickable=True) for row in rows
-        )
+        self.list_view.rows = rows
         self._render_summary(len(rows), total)
         self._render_detail()
         self.total = total
@@ -125,7 +120,7 @@ class HistoryView(PanelBox):
     def _render_detail(self) -> None:
         record = self.server.history.get(self.selected) if self.selected else None
         if record is None:
-            self.selected = None
+            self.selected = self.list_view.selected = None
         self.detail.value = record_detail_html(record) if record is not None else ""
 
     def fallback_text(self) -> str:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from jupyter_mcp.widgets._html import PICK_ATTRIBUTES, esc, heading, pre, progress_bar, span, status_html, table
+from jupyter_mcp.widgets._html import esc, heading, pre, progress_bar, span, status_html, table
 from jupyter_mcp.widgets.format import format_clock, format_duration
 from jupyter_mcp.widgets.model import CallRow, client_label
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
@@ -23,7 +23,7 @@ CALL_HEADERS = ("time", "status", "client", "tool", "arguments", "duration")
 # ---- rows ----------------------------------------------------------------------------------------
 
 
-def call_row_html(row: CallRow, *, selected: bool = False, clickable: bool = False) -> str:
+def call_row_html(row: CallRow, *, selected: bool = False) -> str:
     """One history row: a CSS grid line; progress (while running) or the error goes under the arguments."""
     arguments = f"<div>{esc(row['arguments']) or '&nbsp;'}</div>"
     if row["progress"] is not None or row["progress_text"]:
@@ -40,8 +40,7 @@ def call_row_html(row: CallRow, *, selected: bool = False, clickable: bool = Fal
         span(row["duration"], "jmcp-num"),
     ]
     cls = "jmcp-callrow jmcp-selected" if selected else "jmcp-callrow"
-    click = f' role="button" tabindex="0" title="Show details" {PICK_ATTRIBUTES}' if clickable else ""
-    return f'<div class="{cls}" data-call="{esc(row["id"])}"{click}>{"".join(cells)}</div>'
+    return f'<div class="{cls}" data-call="{esc(row["id"])}">{"".join(cells)}</div>'
 
 
 def call_header_html() -> str:

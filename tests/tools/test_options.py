@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import get_type_hints
+from typing import Any, get_type_hints
 
 import pytest
 from IPython.core.magic_arguments import magic_arguments
@@ -11,6 +11,9 @@ from IPython.core.magic_arguments import magic_arguments
 from jupyter_mcp.kernel.magicoptions import FLAGS, PYTHON_ONLY, tool_options, with_tool_flags
 from jupyter_mcp.tools import Tool, ToolDefinitionError, ToolOptions, ToolServer
 from jupyter_mcp.tools.options import OPTION_HELP, CommonOptions
+
+from . import seed_tools as seeds
+from .test_function import SEED_SNAPSHOT
 
 
 def add(a: int, b: int) -> int:
@@ -83,3 +86,57 @@ def test_an_unknown_option_names_the_closest_one() -> None:
         Tool.from_function(add, tittle="x")  # type: ignore[call-arg]
     with pytest.raises(ToolDefinitionError, match="unknown tool option 'zzz'; known: name, title"):
         ToolServer("t").tool(name="a", zzz=1)(add)  # type: ignore[call-overload]
+
+
+def test_options_override_everything() -> None:
+    tool = Tool.from_function(
+        seeds.add,
+        name="plus",
+        title="Plus",
+        description="Sum.",
+        tags=["math"],
+        annotations={"readOnlyHint": True, "title": "Plus!"},
+        meta={"v": 1},
+        icons=[{"src": "https://example.com/i.png", "mimeType": "image/png"}],
+        timeout=2.5,
+        output_schema={
+            "type": "object",
+            "properties": {"result": {"type": "number"}},
+            "x-jupyter-mcp-wrap-result": True,
+        },
+        enabled=False,
+        strict=True,
+        run_on="main",
+    )
+    advertised = tool.to_mcp().model_dump(by_alias=True, exclude_none=True, mode="json")
+    assert advertised == {
+        "name": "plus",
+        "title": "Plus",
+        "description": "Sum.",
+        "inputSchema": SEED_SNAPSHOT["add"]["inputSchema"],
+        "outputSchema": {
+            "type": "object",
+            "properties": {"result": {"type": "number"}},
+            "x-jupyter-mcp-wrap-result": True,
+        },
+        "icons": [{"src": "https://example.com/i.png", "mimeType": "image/png"}],
+        "annotations": {"title": "Plus!", "readOnlyHint": True},
+        "_meta": {"v": 1, "jupyter-mcp/tags": ["math"]},
+    }
+    assert (tool.timeout, tool.enabled, tool.strict, tool.run_on) == (2.5, False, True, "main")
+    assert Tool.from_function(seeds.add, output_schema=False).output_schema is None
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"timeout": 0}, "timeout must be a positive number"),
+        ({"run_on": "gpu"}, "run_on must be 'worker' or 'main'"),
+        ({"output_schema": {"type": "array"}}, "output_schema must describe an object"),
+        ({"output_schema": {"type": "object", "properties": 3}}, "not a valid JSON schema"),
+        ({"annotations": {"readonly": True}}, "unknown tool annotation"),
+    ],
+)
+def test_bad_options_are_specific_errors(options: dict[str, Any], fragment: str) -> None:
+    with pytest.raises((ToolDefinitionError, ValueError), match=fragment):
+        Tool.from_function(seeds.add, **options)

@@ -158,23 +158,21 @@ def test_history_view_lists_filters_selects_and_clears(server: NotebookServer) -
     call(server, "shout", text="ok")
     eventually(lambda: len(history.rows) == 3, what="3 rows")
     assert [(r["tool"], r["status"]) for r in history.rows] == [("shout", "ok"), ("shout", "error"), ("add", "ok")]
-    assert history.list_view.value.count('role="button"') == 3
+    assert [row["id"] for row in history.list_view.get_state()["rows"]] == [row["id"] for row in history.rows]
     history.status_choice.value = "error"
     assert [r["arguments"] for r in history.rows] == ["text='fail'"]
     history.status_choice.value = ""
     history.tool_choice.value = "add"
     assert [r["tool"] for r in history.rows] == ["add"]
-    assert history.list_view.value.count('role="button"') == 1
+    assert len(history.list_view.rows) == 1
     history.tool_choice.value = ""
     failed = history.rows[1]["id"]
-    history.picker.value = failed  # what clicking the row does (its onclick types the id into the picker)
+    history.list_view.set_state({"selected": failed})  # the message a click on the row sends (calllist.js)
     assert history.selected == failed
     detail = visible_text(history.detail.value)
     assert "Error refusing to shout 'fail'" in detail
-    assert f'<div class="jmcp-callrow jmcp-selected" data-call="{failed}"' in history.list_view.value
-    assert history.picker.value == ""  # ready for the next click
-    history.picker.value = failed  # and clicking it again hides it
-    assert (history.selected, history.detail.value) == (None, "")
+    history.select(failed)  # selecting the shown call again hides it
+    assert (history.selected, history.list_view.selected, history.detail.value) == (None, None, "")
     history.clear_button.click()
     eventually(lambda: history.rows == [], what="cleared")
     assert "no calls yet" in visible_text(history.summary.value)
