@@ -8,12 +8,17 @@ token, a token without that scope, or no token gets anything.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
 import pytest
+from mcp import Client, StdioServerParameters
 
+from tests.cli.conftest import JUPYTER_MCP
 from tests.conftest import http_client
 from tests.hub.conftest import NOTEBOOK, STUDENTS, TOOL, StudentNotebook
 from tests.hub.hub import Hub
@@ -100,3 +105,38 @@ def test_the_kernels_own_port_stays_on_loopback(hub: Hub, notebooks: dict[str, S
     for user in STUDENTS:
         (discovery_file,) = (hub.home(user) / ".local/share/jupyter/runtime").glob("jupyter-mcp-*.json")
         assert json.loads(discovery_file.read_text())["url"].startswith("http://127.0.0.1:")
+
+
+async def test_connect_bridges_a_desktop_client_to_a_students_tools(
+    hub: Hub, notebooks: dict[str, StudentNotebook], mode: str, tmp_path: Path
+) -> None:
+    arguments = ["connect", "--url", route(hub, "bob"), "--token", hub.token("bob")]
+    params = StdioServerParameters(
+        command=JUPYTER_MCP, args=arguments, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    )
+    async with Client(params, mode=mode) as client:
+        assert [tool.name for tool in (await client.list_tools()).tools] == ["whoami"]
+        assert (await client.call_tool("whoami", {})).structured_content == {"result": "bob"}
+
+
+def test_the_instructor_lists_every_students_tools(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
+    env = {**os.environ, "JUPYTERHUB_API_TOKEN": hub.admin_token}
+    listed = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url, "--json"], capture_output=True, text=True, env=env, check=True
+    )
+    rows = json.loads(listed.stdout)
+    assert [(r["user"], r["notebook_path"], r["tools"]) for r in rows] == [(u, NOTEBOOK, ["whoami"]) for u in STUDENTS]
+    assert rows[0]["url"] == route(hub, "alice")
+    table = subprocess.run([JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=env, check=True)
+    assert table.stdout.splitlines()[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL"]
+    refused = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url, "--token", hub.token("bob")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (refused.returncode, refused.stderr) == (
+        1,
+        f"jupyter-mcp: the hub refused the token (403) for {hub.url}/hub/api/users; "
+        "it needs the scopes list:users, read:servers, access:servers\n",
+    )
