@@ -35,10 +35,10 @@ class HubServer:
 
 
 def hub_servers(hub_url: str, token: str) -> list[HubServer]:
-    """Every ready user's serving notebooks, in user order; a user whose server does not answer is skipped."""
+    """Every ready user's serving notebooks, by user name; a user whose server does not answer is skipped."""
     hub_url = hub_url.rstrip("/")
     with httpx.Client(headers={"Authorization": f"token {token}"}, timeout=TIMEOUT) as http:
-        users = _get(http, f"{hub_url}/hub/api/users", params={"state": "ready"})
+        users = sorted(_get(http, f"{hub_url}/hub/api/users", params={"state": "ready"}), key=lambda u: str(u["name"]))
         return [server for user in users for server in _user_servers(http, hub_url, user)]
 
 
