@@ -11,7 +11,6 @@ import asyncio
 import atexit
 import logging
 import os
-import secrets
 import sys
 import threading
 import time
@@ -30,6 +29,7 @@ from jupyter_mcp.kernel.config import JupyterMCP, load_settings
 from jupyter_mcp.kernel.history import CallHistory
 from jupyter_mcp.kernel.logs import quiet_library_loggers
 from jupyter_mcp.kernel.mainthread import MainThreadExecutor
+from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.registry import RegistryChange
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.serving import BackgroundServer, is_loopback
@@ -87,7 +87,7 @@ class NotebookServer(ToolServer):
         self._runner: BackgroundServer | None = None
         self._last_port: int | None = None
         self._switch = SwitchInterval()
-        self._token = self.settings.token or secrets.token_urlsafe(32)
+        self._token = self.settings.token or generate_token()
         self.started_at: float | None = None
         self._lifecycle = threading.RLock()
         self.registry.subscribe(self._tools_changed)
