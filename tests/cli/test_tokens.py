@@ -100,7 +100,7 @@ def pinned_kernel(request: pytest.FixtureRequest, runtime_dir: Path, notebook_pa
         kernel.shutdown()
 
 
-async def test_connect_takes_any_token_every_way(pinned_kernel: Kernel, runtime_dir: Path) -> None:
+async def test_connect_and_http_clients_take_any_token_every_way(pinned_kernel: Kernel, runtime_dir: Path) -> None:
     url, token = pinned_kernel.value("(server.url, server.token)")
     assert token in ODD_TOKENS
     for form in FORMS:
@@ -108,10 +108,7 @@ async def test_connect_takes_any_token_every_way(pinned_kernel: Kernel, runtime_
         async with stdio_client(["connect", "--url", url, *args], runtime_dir, "legacy", env) as client:
             assert [t.name for t in (await client.list_tools()).tools] == ["add"], form
             assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}, form
-
-
-async def test_the_kernel_takes_any_token_as_header_or_query(pinned_kernel: Kernel) -> None:
-    url, token = pinned_kernel.value("(server.url, server.token)")
+    # and HTTP clients present it as a header or (URL-encoded) as ?token=
     async with http_client(url, token, mode="auto") as by_header:
         assert [t.name for t in (await by_header.list_tools()).tools] == ["add"]
     async with http_client(f"{url}?token={quote(token, safe='')}", None, mode="legacy") as by_query:
