@@ -1,7 +1,7 @@
-"""What the magics display: a tool card and the server panel (ipywidgets views).
+"""What a cell shows for a tool: its card, as a magic's output or as a displayed ``Tool``.
 
 Every view also carries a text/HTML snapshot (``_repr_mimebundle_``) for nbconvert, GitHub
-previews and front ends without widgets.
+previews and front ends without widgets. The server panel has one way in: ``server.panel()``.
 """
 
 from __future__ import annotations
@@ -10,21 +10,13 @@ from typing import Any
 
 from jupyter_mcp.kernel.server import NotebookServer, get_server
 from jupyter_mcp.tools.tool import Tool
-from jupyter_mcp.widgets import ServerPanel, ToolCard
-
-ServerStatus = ServerPanel
-"""``server.panel()`` builds this name; kept so the server needs no change."""
+from jupyter_mcp.widgets import ToolCard
 
 
 def tool_card(server: NotebookServer, tool: Tool) -> ToolCard:
     """The output of a ``%%mcp_tool`` cell (and of a ``Tool`` displayed in a cell)."""
     install_formatter()
     return ToolCard(server, tool)
-
-
-def server_panel(server: NotebookServer) -> ServerPanel:
-    """What ``%mcp`` and ``server.panel()`` show."""
-    return ServerPanel(server)
 
 
 def install_formatter(shell: Any = None) -> None:

@@ -12,53 +12,11 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
 from jupyter_mcp.kernel.cellfunc import SignatureError, build_function, defined_functions, split_signature
+from jupyter_mcp.kernel.magicoptions import tool_options, with_tool_flags
 from jupyter_mcp.kernel.server import NotebookServer, get_server
 from jupyter_mcp.tools.errors import ToolDefinitionError
+from jupyter_mcp.tools.options import ToolOptions
 from jupyter_mcp.tools.tool import Tool
-
-_TOOL_OPTIONS = [
-    argument("--title", help="Human-readable title."),
-    argument("--description", help="Description (default: the docstring)."),
-    argument("--tags", help="Comma-separated tags."),
-    argument("--read-only", action="store_true", help="readOnlyHint: the tool changes nothing."),
-    argument("--destructive", action="store_true", help="destructiveHint: changes cannot be undone."),
-    argument("--idempotent", action="store_true", help="idempotentHint: repeating a call changes nothing more."),
-    argument("--closed-world", action="store_true", help="openWorldHint false: no external systems."),
-    argument("--timeout", type=float, help="Seconds before the call fails with a timeout."),
-    argument("--strict", action="store_true", help="Reject argument type mismatches."),
-    argument("--main-thread", action="store_true", help="Run on the kernel's main thread, between cells."),
-    argument("--disabled", action="store_true", help="Register the tool disabled."),
-]
-
-
-def _with_tool_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(_TOOL_OPTIONS):
-        function = option(function)
-    return function
-
-
-def tool_options(args: Any) -> dict[str, Any]:
-    """Magic options -> ``Tool.from_function`` keyword arguments."""
-    annotations: dict[str, Any] = {}
-    if args.read_only:
-        annotations["readOnlyHint"] = True
-    if args.destructive:
-        annotations["destructiveHint"] = True
-    if args.idempotent:
-        annotations["idempotentHint"] = True
-    if args.closed_world:
-        annotations["openWorldHint"] = False
-    options: dict[str, Any] = {
-        "title": args.title,
-        "description": args.description,
-        "tags": {t.strip() for t in args.tags.split(",") if t.strip()} if args.tags else None,
-        "annotations": annotations or None,
-        "timeout": args.timeout,
-        "strict": True if args.strict else None,
-        "run_on": "main" if args.main_thread else "worker",
-        "enabled": not args.disabled,
-    }
-    return {k: v for k, v in options.items() if v is not None}
 
 
 @magics_class
@@ -83,7 +41,7 @@ class MCPMagics(Magics):
 
     @magic_arguments()
     @argument("name", nargs="?", help="Which function in the cell becomes the tool (default: the only one).")
-    @_with_tool_options
+    @with_tool_flags
     @cell_magic
     def mcp_tool(self, line: str, cell: str) -> Any:
         """Make the function this cell defines an MCP tool, or (with a signature) the cell itself.
@@ -136,7 +94,7 @@ class MCPMagics(Magics):
             )
         return function  # type: ignore[no-any-return]
 
-    def _register(self, function: Callable[..., Any], options: dict[str, Any]) -> Any:
+    def _register(self, function: Callable[..., Any], options: ToolOptions) -> Any:
         try:
             tool = Tool.from_function(function, **options)
         except ToolDefinitionError as exc:
@@ -162,7 +120,7 @@ class MCPMagics(Magics):
     @magic_arguments()
     @argument("function", help="An existing function (or bound method) in the namespace.")
     @argument("--name", help="Tool name (default: the function's name).")
-    @_with_tool_options
+    @with_tool_flags
     @line_magic("mcp_tool")  # type: ignore[arg-type]  # IPython types the named form oddly
     def mcp_tool_line(self, line: str) -> Any:
         """Register an existing function as a tool: %mcp_tool fn [--name N] [options]"""
@@ -182,8 +140,7 @@ class MCPMagics(Magics):
 
     @line_magic
     def mcp(self, line: str) -> Any:
-        """Status panel, or: start|stop|restart|list|remove NAME|enable NAME|disable NAME|history [N]|
-        config CLIENT|clients|log"""
+        """Show the server panel; with a command, run it (the commands are listed below)."""
         try:
             words = shlex.split(line)
         except ValueError as exc:
@@ -193,10 +150,11 @@ class MCPMagics(Magics):
         command, rest = words[0], words[1:]
         handler = getattr(self, f"_cmd_{command}", None)
         if handler is None:
-            raise UsageError(f"%mcp: unknown command {command!r}; use one of {', '.join(_COMMANDS)}")
+            raise UsageError(f"%mcp: unknown command {command!r}; use one of {', '.join(COMMANDS)}")
         return handler(rest)
 
     def _cmd_start(self, rest: list[str]) -> None:
+        """start [PORT]: serve (on PORT, if given)"""
         port = _one_int(rest, "start [PORT]") if rest else None
         try:
             self.server.start(port=port)
@@ -205,14 +163,17 @@ class MCPMagics(Magics):
         print(f"MCP server running at {self.server.url}")
 
     def _cmd_stop(self, rest: list[str]) -> None:
+        """stop: stop serving (tools stay registered)"""
         self.server.stop()
         print("MCP server stopped (tools stay registered; %mcp start serves them again)")
 
     def _cmd_restart(self, rest: list[str]) -> None:
+        """restart: stop and serve again, same port and token"""
         self.server.restart()
         print(f"MCP server restarted at {self.server.url}")
 
     def _cmd_list(self, rest: list[str]) -> None:
+        """list: the registered tools"""
         tools = self.server.tools
         if not tools:
             print("No tools yet: mark a function with %%mcp_tool")
@@ -221,25 +182,29 @@ class MCPMagics(Magics):
             print(f"{tool.name}{state}: {(tool.description or '').splitlines()[0] if tool.description else ''}")
 
     def _cmd_remove(self, rest: list[str]) -> None:
+        """remove NAME: unregister a tool"""
         name = _one(rest, "remove NAME")
         self._known(name)
         self.server.remove_tool(name)
         print(f"removed {name!r}")
 
     def _cmd_enable(self, rest: list[str]) -> None:
+        """enable NAME: list a disabled tool again"""
         name = _one(rest, "enable NAME")
         self._known(name)
         self.server.enable(names={name})
         print(f"enabled {name!r}")
 
     def _cmd_disable(self, rest: list[str]) -> None:
+        """disable NAME: hide a tool from clients"""
         name = _one(rest, "disable NAME")
         self._known(name)
         self.server.disable(names={name})
         print(f"disabled {name!r}")
 
     def _cmd_history(self, rest: list[str]) -> None:
-        from jupyter_mcp.kernel.history import format_record
+        """history [N]: the last N calls (20)"""
+        from jupyter_mcp.tools.history import format_record
 
         count = _one_int(rest, "history [N]") if rest else 20
         records = list(self.server.history)[-count:]
@@ -249,6 +214,7 @@ class MCPMagics(Magics):
             print(format_record(record))
 
     def _cmd_config(self, rest: list[str]) -> None:
+        """config CLIENT: a client config for this kernel"""
         from jupyter_mcp.clientconfig import CLIENTS
 
         client = _one(rest, f"config {'|'.join(CLIENTS)}")
@@ -258,6 +224,7 @@ class MCPMagics(Magics):
         print(config["command"] if client == "inspector" else json.dumps(config, indent=2))
 
     def _cmd_clients(self, rest: list[str]) -> None:
+        """clients: the connected clients"""
         clients = self.server.connected_clients()
         if not clients:
             print("No clients connected")
@@ -265,6 +232,7 @@ class MCPMagics(Magics):
             print(f"{client.name} {client.version}  protocol {client.protocol_version}  ({client.kind})")
 
     def _cmd_log(self, rest: list[str]) -> None:
+        """log: the server's recent log lines"""
         from jupyter_mcp.kernel.logs import ring
 
         print("\n".join(ring.lines) or "(no server log lines)")
@@ -275,19 +243,12 @@ class MCPMagics(Magics):
             raise UsageError(f"%mcp: no tool named {name!r} (registered: {known})")
 
 
-_COMMANDS = (
-    "start",
-    "stop",
-    "restart",
-    "list",
-    "remove",
-    "enable",
-    "disable",
-    "history",
-    "config",
-    "clients",
-    "log",
-)
+COMMANDS = {
+    name.removeprefix("_cmd_"): function for name, function in vars(MCPMagics).items() if name.startswith("_cmd_")
+}
+"""``%mcp`` commands by name, in definition order: each is a ``_cmd_NAME`` method."""
+_usage = "\n".join(f"    %mcp {(function.__doc__ or name).strip()}" for name, function in COMMANDS.items())
+MCPMagics.mcp.__doc__ = f"{MCPMagics.mcp.__doc__}\n\n    %mcp           the server panel\n{_usage}\n"
 
 
 def _parse(magic: Any, text: str) -> Any:

@@ -1,22 +1,23 @@
 """``NotebookServer``: this kernel's tool server — registry, MCP protocol, HTTP thread, history.
 
 One per kernel (``get_server()``). It starts with the first tool, serves from a daemon thread
-with its own event loop (so clients are answered while cells run), records every call, and
-publishes a discovery file so ``jupyter-mcp`` and the Jupyter server extension can find it.
+with its own event loop (so clients are answered while cells run) and records every call.
+Observers of its lifecycle publish the discovery file that ``jupyter-mcp`` and the Jupyter server
+extension find it by (``publishing.py``) and lower the GIL switch interval (``switch.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import logging
 import os
-import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp_types as mt
 
@@ -26,13 +27,19 @@ from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.kernel.callresult import CallResult
 from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import JupyterMCP, load_settings
-from jupyter_mcp.kernel.history import CallHistory
 from jupyter_mcp.kernel.logs import quiet_library_loggers
 from jupyter_mcp.kernel.mainthread import MainThreadExecutor
+from jupyter_mcp.kernel.publishing import DiscoveryPublisher
+from jupyter_mcp.kernel.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
+from jupyter_mcp.tools.history import CallHistory
+from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.registry import RegistryChange
 from jupyter_mcp.tools.server import ToolServer
-from jupyter_mcp.tools.serving import BackgroundServer, is_loopback
+from jupyter_mcp.tools.serving import BackgroundServer, Lifecycle, is_loopback
+
+if TYPE_CHECKING:
+    from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
 
@@ -86,12 +93,16 @@ class NotebookServer(ToolServer):
             self.calls.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
         self._runner: BackgroundServer | None = None
         self._last_port: int | None = None
-        self._switch = SwitchInterval()
         self._token = self.settings.token or generate_token()
         self.started_at: float | None = None
         self._lifecycle = threading.RLock()
+        self.lifecycle: Observers[Callable[[Lifecycle], None]] = Observers(__name__)
+        self.lifecycle.add(SwitchInterval(lambda: self.settings.switch_interval))
+        self.publisher = DiscoveryPublisher(self.kernel_id, self.describe)
+        self.lifecycle.add(self.publisher)
+        self.registry.subscribe(self.publisher.publish)
+        self.clients_tracker.subscribe(self.publisher.publish)
         self.registry.subscribe(self._tools_changed)
-        self.clients_tracker.subscribe(self._publish)
         atexit.register(self.stop)
 
     # ---- lifecycle -------------------------------------------------------------------------------
@@ -115,9 +126,8 @@ class NotebookServer(ToolServer):
             self.capture.install(self._main_loop)
             self._runner = self._bind(host, port)
             self._last_port = self._runner.port
-            self._switch.apply(self.settings.switch_interval)
             self.started_at = time.time()
-            self._publish()
+            self.lifecycle.each(lambda observer: observer("started"))
 
     def _bind(self, host: str, port: int | None) -> BackgroundServer:
         app = self.protected_http_app(self._token, allowed_hosts=self._extra_hosts(host))
@@ -139,9 +149,9 @@ class NotebookServer(ToolServer):
             runner, self._runner = self._runner, None
             if runner is not None:
                 runner.stop()
-            self._switch.restore()
-            discovery.remove(self.kernel_id)
+            self.capture.uninstall()  # the streams are as they were until serving starts again
             self.started_at = None
+            self.lifecycle.each(lambda observer: observer("stopped"))
 
     def restart(self) -> None:
         """Stop and start again, on the same port and with the same token."""
@@ -188,24 +198,26 @@ class NotebookServer(ToolServer):
         future = runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
         return CallResult.wrap(await asyncio.wrap_future(future))
 
-    def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
+    def call_in_background(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> concurrent.futures.Future[mt.CallToolResult]:
         """Start a call from synchronous code (a widget callback); returns a concurrent Future."""
         if not self.running:
             self.start()
         assert self._runner is not None
         return self._runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
 
-    # ---- discovery -------------------------------------------------------------------------------
+    # ---- lifecycle observers ---------------------------------------------------------------------
 
     def _tools_changed(self, change: RegistryChange) -> None:
         if change.kind in ("added", "replaced") and not self.running:
             self.start()
-        self._publish()
 
-    def _publish(self) -> None:
+    def describe(self) -> discovery.ServerInfo | None:
+        """What the discovery file says about this server (``None`` while it is not serving)."""
         if not self.running or self.url is None:
-            return
-        info = discovery.ServerInfo(
+            return None
+        return discovery.ServerInfo(
             url=self.url,
             token=self._token,
             pid=os.getpid(),
@@ -220,10 +232,6 @@ class NotebookServer(ToolServer):
             clients=len(self.connected_clients()),
             calls=self.history.total_calls,
         )
-        try:
-            discovery.write(info)
-        except OSError:
-            logger.warning("could not write the discovery file", exc_info=True)
 
     def status(self) -> dict[str, Any]:
         return {
@@ -235,34 +243,11 @@ class NotebookServer(ToolServer):
             "pid": os.getpid(),
         }
 
-    def panel(self) -> Any:
-        """The status + history panel (a widget)."""
-        from jupyter_mcp.kernel.display import ServerStatus
+    def panel(self) -> ServerPanel:
+        """The status + history panel (a widget); what ``%mcp`` shows."""
+        from jupyter_mcp.widgets import ServerPanel  # ipywidgets loads only when a panel is wanted
 
-        return ServerStatus(self)
-
-
-class SwitchInterval:
-    """Lower the GIL switch interval while serving; restore it after (unless someone else changed it)."""
-
-    def __init__(self) -> None:
-        self._previous: float | None = None
-        self._applied: float | None = None
-
-    def apply(self, interval: float | None) -> None:
-        if interval is None or self._applied is not None or sys.getswitchinterval() != _PYTHON_SWITCH_INTERVAL:
-            return
-        self._previous = sys.getswitchinterval()
-        sys.setswitchinterval(interval)
-        self._applied = sys.getswitchinterval()
-
-    def restore(self) -> None:
-        if self._applied is not None and self._previous is not None and sys.getswitchinterval() == self._applied:
-            sys.setswitchinterval(self._previous)
-        self._previous = self._applied = None
-
-
-_PYTHON_SWITCH_INTERVAL = 0.005
+        return ServerPanel(self)
 
 
 def _kernel_id() -> str:

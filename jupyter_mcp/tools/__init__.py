@@ -27,6 +27,8 @@ from jupyter_mcp.tools.events import (
     ProgressEvent,
 )
 from jupyter_mcp.tools.executors import Executor, WorkerExecutor
+from jupyter_mcp.tools.history import CallHistory, CallRecord
+from jupyter_mcp.tools.options import CommonOptions, ToolOptions
 from jupyter_mcp.tools.registry import DuplicateToolError, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.sessions import ConnectedClient
@@ -36,11 +38,14 @@ __all__ = [
     "Audio",
     "BaseCallObserver",
     "CallFinished",
+    "CallHistory",
     "CallObserver",
     "CallPath",
+    "CallRecord",
     "CallScope",
     "CallStarted",
     "ClientInfo",
+    "CommonOptions",
     "ConnectedClient",
     "Context",
     "DuplicateToolError",
@@ -55,6 +60,7 @@ __all__ = [
     "Tool",
     "ToolDefinitionError",
     "ToolError",
+    "ToolOptions",
     "ToolRegistry",
     "ToolResult",
     "ToolServer",

@@ -149,13 +149,6 @@ class ToolRegistry:
             self._disabled_tags |= tags
         self._emit(RegistryChange("disabled", tuple(sorted(names))))
 
-    def reset_visibility(self) -> None:
-        """Drop tag rules and allow-list mode (per-tool enabled flags stay)."""
-        with self._lock:
-            self._disabled_tags.clear()
-            self._allowed_names = self._allowed_tags = None
-        self._emit(RegistryChange("enabled", ()))
-
     def _check_names(self, names: set[str]) -> None:
         missing = sorted(n for n in names if n not in self._tools)
         if missing:

@@ -12,7 +12,6 @@ import dataclasses
 import io
 import json
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 import mcp_types as mt
@@ -205,9 +204,3 @@ _RICH_CONVERTERS = {
     "dataframe": _dataframe_blocks,
     "repr": _repr_blocks,
 }
-
-
-def content_summary(content: Sequence[ContentBlock]) -> str:
-    """One line describing content blocks, for logs and history rows."""
-    kinds = [block.type for block in content]
-    return ", ".join(kinds) if kinds else "(empty)"

@@ -12,7 +12,7 @@ import base64
 import binascii
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import asdict
-from typing import Any, Literal, overload
+from typing import Any, Unpack, overload
 
 import mcp_types as mt
 from mcp.server import Server
@@ -32,10 +32,11 @@ from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver
 from jupyter_mcp.tools.eventstore import EventStores
 from jupyter_mcp.tools.listcache import ListCache
+from jupyter_mcp.tools.options import ToolOptions
 from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
 from jupyter_mcp.tools.stats import ToolCounts, ToolStats
-from jupyter_mcp.tools.tool import INFER, RunOn, Tool
+from jupyter_mcp.tools.tool import Tool
 from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
 AnyFunction = Callable[..., Any]
@@ -105,28 +106,11 @@ class ToolServer:
     # ---- registering tools -----------------------------------------------------------------------
 
     @overload
-    def tool(self, fn: AnyFunction, /) -> AnyFunction: ...
+    def tool(self, fn: AnyFunction, /, **options: Unpack[ToolOptions]) -> AnyFunction: ...
     @overload
-    def tool(
-        self,
-        fn: None = None,
-        /,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        tags: Collection[str] | None = None,
-        annotations: mt.ToolAnnotations | Mapping[str, Any] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        icons: list[mt.Icon] | list[Mapping[str, Any]] | None = None,
-        timeout: float | None = None,
-        output_schema: Mapping[str, Any] | Literal[False] | None = INFER,
-        enabled: bool = True,
-        strict: bool | None = None,
-        run_on: RunOn = "worker",
-    ) -> Callable[[AnyFunction], AnyFunction]: ...
-    def tool(self, fn: AnyFunction | None = None, /, **options: Any) -> Any:
-        """Register a function as a tool; use bare (``@server.tool``) or with options.
+    def tool(self, fn: None = None, /, **options: Unpack[ToolOptions]) -> Callable[[AnyFunction], AnyFunction]: ...
+    def tool(self, fn: AnyFunction | None = None, /, **options: Unpack[ToolOptions]) -> Any:
+        """Register a function as a tool; use bare (``@server.tool``) or with options (``ToolOptions``).
 
         Returns the function unchanged, so it stays callable from Python.
         """
@@ -140,9 +124,10 @@ class ToolServer:
 
         return decorator
 
-    def add_tool(self, fn: AnyFunction | Tool, **options: Any) -> Tool:
+    def add_tool(
+        self, fn: AnyFunction | Tool, *, on_duplicate: OnDuplicate | None = None, **options: Unpack[ToolOptions]
+    ) -> Tool:
         """Register ``fn`` (or a ready ``Tool``) and return the ``Tool`` that is now served."""
-        on_duplicate: OnDuplicate | None = options.pop("on_duplicate", None)
         tool = fn if isinstance(fn, Tool) else Tool.from_function(fn, **options)
         return self.registry.add(tool, on_duplicate=on_duplicate)
 

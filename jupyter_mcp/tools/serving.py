@@ -8,18 +8,23 @@ delayed ACK (44 ms instead of 2 ms); uvicorn must not install signal handlers or
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import ipaddress
 import logging
 import socket
 import threading
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Coroutine, Generator
+from typing import Any, Literal, TypeVar
 
 import uvicorn
 from starlette.types import ASGIApp
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Lifecycle = Literal["started", "stopped"]
+"""What a server's lifecycle observers hear."""
 
 _START_TIMEOUT = 15.0
 _STOP_TIMEOUT = 5.0
@@ -143,7 +148,7 @@ class BackgroundServer:
         self._server = self._thread = self._socket = None
         self.loop = None
 
-    def run_coroutine(self, coro: Any) -> Any:
+    def run_coroutine(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         """Schedule ``coro`` on the server loop; returns a ``concurrent.futures.Future``."""
         if self.loop is None:
             raise RuntimeError("the server is not running")

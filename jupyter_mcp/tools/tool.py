@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 import jsonschema
 import mcp_types as mt
@@ -16,10 +16,10 @@ from pydantic import BaseModel, ValidationError
 from jupyter_mcp.tools.content import ToolResult
 from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError, ToolOutputError
 from jupyter_mcp.tools.function import WRAP_RESULT_KEY, ParsedFunction, parse_function
+from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, ToolOptions
 from jupyter_mcp.tools.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.schema import dereference
 
-RunOn = Literal["worker", "main"]
 TAGS_META_KEY = "jupyter-mcp/tags"
 _ANNOTATION_KEYS = {
     "title": "title",
@@ -28,15 +28,6 @@ _ANNOTATION_KEYS = {
     "idempotentHint": "idempotent_hint",
     "openWorldHint": "open_world_hint",
 }
-
-
-class _Infer:
-    def __repr__(self) -> str:
-        return "INFER"
-
-
-INFER: Any = _Infer()
-"""Default for ``output_schema=``: derive it from the return annotation."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,41 +63,28 @@ class Tool:
     run_on: RunOn = "worker"
 
     @classmethod
-    def from_function(
-        cls,
-        fn: Callable[..., Any],
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        tags: Collection[str] | None = None,
-        annotations: mt.ToolAnnotations | Mapping[str, Any] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        icons: list[mt.Icon] | list[Mapping[str, Any]] | None = None,
-        timeout: float | None = None,
-        output_schema: Mapping[str, Any] | Literal[False] | None = INFER,
-        enabled: bool = True,
-        strict: bool | None = None,
-        run_on: RunOn = "worker",
-    ) -> Tool:
-        """Parse ``fn`` and apply the options; raises ``ToolDefinitionError`` on bad input."""
-        parsed = parse_function(fn, name=name)
-        schema, wrap = _resolve_output_schema(parsed, output_schema)
+    def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
+        """Parse ``fn`` and apply the options (``ToolOptions``); raises ``ToolDefinitionError`` on bad input."""
+        _check_keys(options)
+        parsed = parse_function(fn, name=options.get("name"))
+        schema, wrap = _resolve_output_schema(parsed, options.get("output_schema", INFER))
+        timeout, run_on = options.get("timeout"), options.get("run_on", "worker")
         _check_options(parsed.name, timeout, run_on)
+        description, meta, icons = options.get("description"), options.get("meta"), options.get("icons")
         return cls(
             parsed=parsed,
             name=parsed.name,
-            title=title,
+            title=options.get("title"),
             description=description if description is not None else parsed.description,
-            tags=frozenset(tags or ()),
+            tags=frozenset(options.get("tags") or ()),
             meta=dict(meta) if meta else None,
             icons=[_icon(i) for i in icons] if icons else None,
-            annotations=_annotations(annotations),
+            annotations=_annotations(options.get("annotations")),
             timeout=timeout,
             output_schema=schema,
             wrap_result=wrap,
-            enabled=enabled,
-            strict=strict,
+            enabled=options.get("enabled", True),
+            strict=options.get("strict"),
             run_on=run_on,
         )
 
@@ -284,6 +262,14 @@ def _resolve_output_schema(
         message = f"tool {parsed.name!r}: output_schema is not a valid JSON schema: {exc.message}"
         raise ToolDefinitionError(message) from None
     return schema, bool(schema.get(WRAP_RESULT_KEY))
+
+
+def _check_keys(options: Mapping[str, Any]) -> None:
+    for key in options:
+        if key not in OPTION_HELP:
+            close = difflib.get_close_matches(key, OPTION_HELP, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(OPTION_HELP)}"
+            raise ToolDefinitionError(f"unknown tool option {key!r}{hint}")
 
 
 def _check_options(name: str, timeout: float | None, run_on: str) -> None:

@@ -1,4 +1,4 @@
-"""ipywidgets 8 views of a ``NotebookServer``: tool cards and the server panel.
+"""ipywidgets 8 views of a ``ServerHost``: tool cards and the server panel.
 
 Views only: they observe the registry and the call history, keep what they show in traitlets,
 and refresh at most 10 times a second. The server never depends on them.

@@ -11,9 +11,9 @@ import traitlets
 from jupyter_mcp.widgets._throttle import DEFAULT_INTERVAL, Throttle
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.history import CallRecord, HistoryEvent
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.tools.history import CallRecord, HistoryEvent
     from jupyter_mcp.tools.registry import RegistryChange
+    from jupyter_mcp.widgets.host import ServerHost
 
 RecordFilter = Callable[["HistoryEvent", "CallRecord | None"], bool]
 
@@ -47,7 +47,7 @@ class LiveBinding:
 
     def __init__(
         self,
-        server: NotebookServer,
+        server: ServerHost,
         refresh: Callable[[], None],
         *,
         wants: RecordFilter | None = None,

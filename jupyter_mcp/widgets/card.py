@@ -19,9 +19,9 @@ from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parame
 from jupyter_mcp.widgets.tryit import TryItForm
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.history import CallRecord, HistoryEvent
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.tools.history import CallRecord, HistoryEvent
     from jupyter_mcp.tools.tool import Tool
+    from jupyter_mcp.widgets.host import ServerHost
 
 RECENT_CALLS = 5
 _STATUS_TEXT = {
@@ -46,7 +46,7 @@ class ToolCard(PanelBox):
     recent: traitlets.List[CallRow] = traitlets.List()
     """The tool's newest calls as ``CallRow`` dicts, newest first (frozen once the tool is replaced)."""
 
-    def __init__(self, server: NotebookServer, tool: Tool) -> None:
+    def __init__(self, server: ServerHost, tool: Tool) -> None:
         self.server, self.tool = server, tool
         self._lock = threading.RLock()
         self.header = widgets.HTML(layout=widgets.Layout(flex="1 1 auto"))
@@ -124,6 +124,15 @@ class ToolCard(PanelBox):
         return self.tool.to_mcp(dereference_schemas=True).input_schema
 
 
+RUNS_ON = {
+    ("worker", False): "worker thread",
+    ("worker", True): "server's event loop",
+    ("main", False): "main thread",
+    ("main", True): "kernel's event loop",
+}
+"""Where a call runs, by ``run_on`` and whether the function is ``async def``."""
+
+
 def header_html(tool: Tool, status: str) -> str:
     """Name, title, status, annotation badges, tags, run mode and timeout."""
     title = tool.title or (tool.annotations.title if tool.annotations else None)
@@ -133,9 +142,8 @@ def header_html(tool: Tool, status: str) -> str:
     parts.append(badge(_STATUS_TEXT[status], status))
     parts += annotation_badges(tool)
     parts += [badge(f"#{tag}", "tag") for tag in sorted(tool.tags)]
-    thread = "main thread" if tool.run_on == "main" else "worker thread"
     limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
-    parts.append(span(f"{thread} · {limit}", "jmcp-muted"))
+    parts.append(span(f"{RUNS_ON[tool.run_on, tool.is_async]} · {limit}", "jmcp-muted"))
     return f'<div class="jmcp-head">{" ".join(parts)}</div>'
 
 

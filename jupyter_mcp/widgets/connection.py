@@ -14,7 +14,7 @@ from jupyter_mcp.widgets._html import copy_button, esc, frame, heading, span, ta
 from jupyter_mcp.widgets.model import ClientRow, client_rows
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.widgets.host import ServerHost
 
 MASK = "••••••••••••"
 CLIENT_CHOICES = (
@@ -32,7 +32,7 @@ WHERE = {
 }
 
 
-def config_text(server: NotebookServer, client: str) -> str:
+def config_text(server: ServerHost, client: str) -> str:
     """What to paste for ``client``: JSON, or the Inspector's command line."""
     config = server.client_config(client)
     return str(config["command"]) if client == "inspector" else json.dumps(config, indent=2)
@@ -51,7 +51,7 @@ class ConnectionView(PanelBox):
     clients: traitlets.List[ClientRow] = traitlets.List()
     """``ClientRow`` dicts of the connected clients."""
 
-    def __init__(self, server: NotebookServer) -> None:
+    def __init__(self, server: ServerHost) -> None:
         self.server = server
         self._lock = threading.RLock()
         self.endpoint = widgets.HTML()

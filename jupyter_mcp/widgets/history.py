@@ -20,7 +20,7 @@ from jupyter_mcp.widgets.model import STATUSES, CallRow, call_row, recent_record
 from jupyter_mcp.widgets.render import call_header_html, call_list_html, call_row_html, record_detail_html
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.widgets.host import ServerHost
 
 PAGE = 20
 MAX_ROWS = 200
@@ -41,7 +41,7 @@ class HistoryView(PanelBox):
     limit = traitlets.Int(PAGE)
     total = traitlets.Int(0)
 
-    def __init__(self, server: NotebookServer) -> None:
+    def __init__(self, server: ServerHost) -> None:
         self.server = server
         self._lock = threading.RLock()
         self.tool_choice = widgets.Dropdown(options=[("all tools", ALL)], value=ALL, description="tool")

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 from jupyter_mcp.widgets.format import era_of, format_clock, format_duration, short_arguments
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.history import CallHistory, CallRecord
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.tools.history import CallHistory, CallRecord
     from jupyter_mcp.tools.tool import Tool
+    from jupyter_mcp.widgets.host import ServerHost
 
 ToolStatus = Literal["live", "disabled", "replaced", "removed"]
 STATUSES = ("running", "ok", "error", "timeout", "cancelled")
@@ -57,7 +57,7 @@ class ClientRow(TypedDict):
     since: str
 
 
-def tool_status(server: NotebookServer, tool: Tool) -> ToolStatus:
+def tool_status(server: ServerHost, tool: Tool) -> ToolStatus:
     """``live`` or ``disabled`` while ``tool`` is the registered one; else ``replaced``/``removed``."""
     current = server.tools.get(tool.name)
     if current is None:
@@ -115,7 +115,7 @@ def recent_records(
     return picked
 
 
-def tool_rows(server: NotebookServer) -> list[ToolRow]:
+def tool_rows(server: ServerHost) -> list[ToolRow]:
     """Every registered tool with its call counters."""
     counts = server.stats.snapshot()
     rows = []
@@ -134,7 +134,7 @@ def tool_rows(server: NotebookServer) -> list[ToolRow]:
     return rows
 
 
-def client_rows(server: NotebookServer) -> list[ClientRow]:
+def client_rows(server: ServerHost) -> list[ClientRow]:
     """Connected clients, oldest connection first."""
     clients = sorted(server.connected_clients(), key=lambda c: c.since)
     return [

@@ -16,7 +16,7 @@ from jupyter_mcp.widgets.history import HistoryView
 from jupyter_mcp.widgets.tools_table import ToolsTable
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.widgets.host import ServerHost
 
 CLIENT_POLL = 2.0
 """Seconds between re-reads of the connected clients (they come and go without calls)."""
@@ -32,7 +32,7 @@ class ServerPanel(PanelBox):
         panel.history.select(panel.history.rows[0]["id"])
     """
 
-    def __init__(self, server: NotebookServer) -> None:
+    def __init__(self, server: ServerHost) -> None:
         self.server = server
         self._lock = threading.RLock()
         self.header = widgets.HTML()

@@ -13,7 +13,7 @@ from jupyter_mcp.widgets.model import CallRow, client_label
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.history import CallRecord
+    from jupyter_mcp.tools.history import CallRecord
 
 _TABLE_SEPARATOR = re.compile(r"^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?$")
 

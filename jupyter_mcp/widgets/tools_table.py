@@ -14,7 +14,7 @@ from jupyter_mcp.widgets._html import esc, frame, span, table
 from jupyter_mcp.widgets.model import ToolRow, tool_rows
 
 if TYPE_CHECKING:
-    from jupyter_mcp.kernel.server import NotebookServer
+    from jupyter_mcp.widgets.host import ServerHost
 
 HEADERS = ("tool", "calls", "errors", "running", "mean")
 TOGGLE_WIDTH = "100px"
@@ -64,7 +64,7 @@ class ToolsTable(PanelBox):
 
     rows: traitlets.List[ToolRow] = traitlets.List()
 
-    def __init__(self, server: NotebookServer) -> None:
+    def __init__(self, server: ServerHost) -> None:
         self.server = server
         self._lock = threading.RLock()
         self._lines: dict[str, ToolLine] = {}

@@ -22,8 +22,8 @@ from jupyter_mcp.widgets.render import outcome_html
 if TYPE_CHECKING:
     import mcp_types as mt
 
-    from jupyter_mcp.kernel.server import NotebookServer
     from jupyter_mcp.tools.tool import Tool
+    from jupyter_mcp.widgets.host import ServerHost
 
 
 def build_input(spec: FieldSpec) -> widgets.Widget:
@@ -75,7 +75,7 @@ class TryItForm(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     outcome = traitlets.Unicode("")
     """``""`` before the first run, then ``ok``, ``error`` or ``invalid`` (the form could not be read)."""
 
-    def __init__(self, server: NotebookServer, tool: Tool) -> None:
+    def __init__(self, server: ServerHost, tool: Tool) -> None:
         self.server, self.tool = server, tool
         self.specs = field_specs(tool.to_mcp(dereference_schemas=True).input_schema)
         self.inputs: dict[str, widgets.Widget] = {spec.name: build_input(spec) for spec in self.specs}

@@ -10,8 +10,8 @@ import anyio
 import httpx
 import pytest
 
-from jupyter_mcp.kernel.clipped import DROPPED
 from jupyter_mcp.tools import Context, ToolServer
+from jupyter_mcp.tools.clipped import DROPPED
 from tests.conftest import http_client, served
 from tests.harness import Kernel
 

@@ -28,8 +28,7 @@ def server(runtime_dir: Path) -> Iterator[NotebookServer]:
     try:
         yield notebook_server
     finally:
-        notebook_server.stop()
-        notebook_server.capture.uninstall()
+        notebook_server.stop()  # also puts sys.stdout/stderr back
 
 
 def eventually(probe: Callable[[], T], *, timeout: float = 15.0, what: str = "condition") -> T:

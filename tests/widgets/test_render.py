@@ -8,8 +8,8 @@ import re
 import mcp_types as mt
 import pandas as pd
 
-from jupyter_mcp.kernel.history import CallHistory, CallRecord
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LogEvent, ProgressEvent
+from jupyter_mcp.tools.history import CallHistory, CallRecord
 from jupyter_mcp.tools.results import markdown_table
 from jupyter_mcp.widgets.model import call_row
 from jupyter_mcp.widgets.render import (

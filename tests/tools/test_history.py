@@ -6,9 +6,9 @@ import threading
 
 import mcp_types as mt
 
-from jupyter_mcp.kernel.clipped import DROPPED
-from jupyter_mcp.kernel.history import CallHistory, CallRecord
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LateResult, LogEvent, ProgressEvent
+from jupyter_mcp.tools.clipped import DROPPED
+from jupyter_mcp.tools.history import CallHistory, CallRecord
 
 
 def start(history: CallHistory, call_id: str, **arguments: object) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from jupyter_mcp.kernel.clipped import ClippedText
+from jupyter_mcp.tools.clipped import ClippedText
 from jupyter_mcp.tools.events import (
     BaseCallObserver,
     CallFinished,

@@ -1,0 +1,85 @@
+"""``ToolOptions`` is the one list of tool options: the API, the docs and the magic's flags use it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import get_type_hints
+
+import pytest
+from IPython.core.magic_arguments import magic_arguments
+
+from jupyter_mcp.kernel.magicoptions import FLAGS, PYTHON_ONLY, tool_options, with_tool_flags
+from jupyter_mcp.tools import Tool, ToolDefinitionError, ToolOptions, ToolServer
+from jupyter_mcp.tools.options import OPTION_HELP, CommonOptions
+
+
+def add(a: int, b: int) -> int:
+    """Add."""
+    return a + b
+
+
+def test_every_option_has_one_sentence_of_help() -> None:
+    assert list(OPTION_HELP) == list(get_type_hints(ToolOptions))
+
+
+def test_tool_options_extend_the_common_ones() -> None:
+    common = set(get_type_hints(CommonOptions))
+    assert {"name", "title", "description", "tags", "meta", "icons", "enabled"} == common
+    assert common < set(get_type_hints(ToolOptions))
+
+
+def test_every_option_is_a_magic_flag_or_python_only() -> None:
+    flagged = {flag.key for flag in FLAGS}
+    assert flagged | PYTHON_ONLY == set(OPTION_HELP)
+    assert not flagged & PYTHON_ONLY
+
+
+def parser() -> argparse.ArgumentParser:
+    @magic_arguments()
+    @with_tool_flags
+    def magic(line: str) -> None:
+        """A magic with the tool flags."""
+
+    return magic.parser  # type: ignore[attr-defined, no-any-return]
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    return parser().parse_args(argv)
+
+
+def test_magic_flags_become_the_same_keyword_arguments() -> None:
+    argv = ["--title", "Add", "--tags", "math, fast,", "--read-only", "--closed-world", "--timeout", "2.5"]
+    argv += ["--strict", "--main-thread", "--disabled"]
+    assert tool_options(parse(argv)) == {
+        "title": "Add",
+        "tags": {"math", "fast"},
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
+        "timeout": 2.5,
+        "strict": True,
+        "run_on": "main",
+        "enabled": False,
+    }
+    assert tool_options(parse([])) == {}
+
+
+def test_value_flags_say_the_option_help() -> None:
+    text = " ".join(parser().format_help().split())
+    for flag in FLAGS:
+        if flag.value is None and flag.help is None:
+            assert f"{flag.flag} {flag.dest.upper()} {OPTION_HELP[flag.key]}" in text
+
+
+def test_options_reach_the_tool_the_same_way_from_every_entry() -> None:
+    options: ToolOptions = {"title": "Add", "tags": {"math"}, "timeout": 3.0, "strict": True}
+    server = ToolServer("t")
+    via_server = server.add_tool(add, **options)
+    direct = Tool.from_function(add, **options)
+    for tool in (via_server, direct):
+        assert (tool.title, tool.tags, tool.timeout, tool.strict) == ("Add", frozenset({"math"}), 3.0, True)
+
+
+def test_an_unknown_option_names_the_closest_one() -> None:
+    with pytest.raises(ToolDefinitionError, match=r"unknown tool option 'tittle' \(did you mean 'title'\?\)"):
+        Tool.from_function(add, tittle="x")  # type: ignore[call-arg]
+    with pytest.raises(ToolDefinitionError, match="unknown tool option 'zzz'; known: name, title"):
+        ToolServer("t").tool(name="a", zzz=1)(add)  # type: ignore[call-overload]

@@ -1,0 +1,76 @@
+"""The views need only ``ServerHost``: a plain ``ToolServer`` with a history, outside any kernel, will do."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator, Mapping
+from concurrent.futures import Future
+from typing import Any
+
+import mcp_types as mt
+import pytest
+
+from jupyter_mcp.tools import CallHistory, ToolServer
+from jupyter_mcp.widgets import ServerPanel, ToolCard
+from jupyter_mcp.widgets.host import ServerHost
+from tests.widgets.conftest import eventually
+from tests.widgets.htmltext import visible_text
+
+
+class PlainHost(ToolServer):
+    """A ``ToolServer`` plus what the views read: a history, an address, and calls from a loop thread."""
+
+    def __init__(self) -> None:
+        super().__init__("plain")
+        self.history = CallHistory(100, 10_000)
+        self.add_call_observer(self.history)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str | None:
+        return "http://127.0.0.1:1/mcp"
+
+    @property
+    def token(self) -> str:
+        return "plain-token"
+
+    def client_config(self, client: str = "claude") -> dict[str, Any]:
+        return {"mcpServers": {"plain": {"url": self.url}}}
+
+    def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Future[mt.CallToolResult]:
+        return asyncio.run_coroutine_threadsafe(self.calls.call(name, arguments, source="notebook"), self.loop)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture
+def host() -> Iterator[PlainHost]:
+    plain = PlainHost()
+
+    @plain.tool
+    async def double(x: int) -> int:
+        """Twice x."""
+        return 2 * x
+
+    yield plain
+    plain.close()
+
+
+def test_a_plain_tool_server_is_a_server_host(host: PlainHost) -> None:
+    typed: ServerHost = host  # mypy checks this line: the protocol is all the views need
+    panel = ServerPanel(typed)
+    card = ToolCard(typed, host.tools["double"])
+    card.try_it.inputs["x"].value = 21
+    card.try_it.run_button.click()
+    eventually(lambda: card.try_it.outcome == "ok", what="the call from the card")
+    eventually(lambda: len(panel.history.rows) == 1, what="the call in the panel")
+    assert (panel.history.rows[0]["tool"], panel.history.rows[0]["status"]) == ("double", "ok")
+    assert '"result": 42' in visible_text(card.try_it.result.value)
+    assert "server's event loop" in visible_text(card.header.value)  # an async tool runs on the loop
+    panel.close()
+    card.close()
