@@ -121,7 +121,9 @@ def inspector(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subpr
     """The MCP Inspector CLI (tests/node, on the venv's Node) with ``args``; stdout is its JSON answer."""
     assert INSPECTOR.exists(), f"{INSPECTOR} is missing: ./dev.sh test installs the node test tools (tests/node)"
     return subprocess.run(
-        [str(NODE), str(INSPECTOR), "--cli", *args],
+        # A stdio server that starts a kernel and runs a notebook needs more than the Inspector's
+        # default 15 s to answer initialize on a loaded 2-core box; the subprocess timeout still bounds it.
+        [str(NODE), str(INSPECTOR), "--cli", "--connect-timeout", "90000", *args],
         check=False,
         capture_output=True,
         text=True,
