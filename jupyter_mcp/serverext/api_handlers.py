@@ -12,6 +12,7 @@ from tornado import web
 
 from jupyter_mcp.clientconfig import CLIENTS
 from jupyter_mcp.serverext.config import ConfigRequest, client_config
+from jupyter_mcp.serverext.hub import current_hub
 from jupyter_mcp.serverext.servers import describe_all
 from jupyter_mcp.serverext.services import Services
 
@@ -54,9 +55,17 @@ class ConfigHandler(_Base):
         self.finish(json.dumps(client_config(request)))
 
     def _public_origin(self) -> str:
-        return self.services.public_url.rstrip("/") or f"{self.request.protocol}://{self.request.host}"
+        own = self.services.public_url.rstrip("/") or f"{self.request.protocol}://{self.request.host}"
+        hub = current_hub()
+        if hub is None or self.services.public_url:
+            return own
+        headers = self.request.headers
+        return hub.origin(headers.get("X-Forwarded-Proto"), headers.get("X-Forwarded-Host"), own)
 
     def _token(self) -> str | None:
+        hub = current_hub()
+        if hub is not None:
+            return hub.token_placeholder(self._public_origin())  # the user's own hub token, not the server's
         if not self.services.config_includes_token:
             return None
         token: Any = getattr(self.identity_provider, "token", "")

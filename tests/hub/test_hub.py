@@ -140,3 +140,21 @@ def test_the_instructor_lists_every_students_tools(hub: Hub, notebooks: dict[str
         f"jupyter-mcp: the hub refused the token (403) for {hub.url}/hub/api/users; "
         "it needs the scopes list:users, read:servers, access:servers\n",
     )
+
+
+@pytest.mark.parametrize("client", ["claude", "vscode"])
+def test_the_config_a_student_copies_points_through_the_hub(
+    hub: Hub, notebooks: dict[str, StudentNotebook], client: str
+) -> None:
+    reply = hub.api("GET", f"/user/alice/api/mcp/config?client={client}&notebook={NOTEBOOK}", token=hub.token("alice"))
+    assert reply.status_code == 200, reply.text
+    body = reply.json()
+    assert body["url"] == route(hub, "alice")
+    placeholder = f"<a JupyterHub token from {hub.url}/hub/token with the scope access:servers!user=alice>"
+    (entry,) = (body["config"].get("mcpServers") or body["config"]["servers"]).values()
+    if client == "claude":
+        assert entry["args"] == ["connect", "--url", route(hub, "alice")]
+        assert entry["env"]["JUPYTER_MCP_TOKEN"] == placeholder
+    else:
+        assert entry["url"] == route(hub, "alice")
+        assert entry["headers"] == {"Authorization": f"token {placeholder}"}
