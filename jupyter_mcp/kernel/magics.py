@@ -11,7 +11,13 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
-from jupyter_mcp.kernel.cellfunc import SignatureError, build_function, defined_functions, split_signature
+from jupyter_mcp.kernel.cellfunc import (
+    SignatureError,
+    build_function,
+    defined_functions,
+    pick_function,
+    split_signature,
+)
 from jupyter_mcp.kernel.magicoptions import tool_options, with_tool_flags
 from jupyter_mcp.kernel.server import NotebookServer, get_server
 from jupyter_mcp.tools.errors import ToolDefinitionError
@@ -80,13 +86,10 @@ class MCPMagics(Magics):
             return None
         defined = defined_functions(self.ip.transform_cell(cell))
         if name is None:
-            public = [n for n in defined if not n.startswith("_")]
-            if len(public) != 1:
-                found = ", ".join(public) or "none"
-                raise UsageError(
-                    f"this cell defines {len(public)} public functions ({found}); name one: %%mcp_tool NAME"
-                )
-            name = public[0]
+            try:
+                name = pick_function(defined, None)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
         function = self.ip.user_ns.get(name)
         if not callable(function):
             raise UsageError(
