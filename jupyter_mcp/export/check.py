@@ -20,6 +20,7 @@ class CheckError(Exception):
 
 def exported_listing(server_py: Path, module: str) -> list[dict[str, Any]]:
     """The tools/list entries of ``server_py``, run by this Python with the export's directory as working directory."""
+    server_py = server_py.resolve()
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "tools.json"
         command = [sys.executable, "-m", "jupyter_mcp.export._list_tools", str(server_py), module, str(out)]

@@ -139,11 +139,13 @@ class CallHistory(BaseCallObserver):
     # ---- keeping calls as tests -----------------------------------------------------------------
 
     def keep(self, call_id: str) -> CallRecord:
-        """Mark a finished call as kept (observers hear ``"kept"``); ``ValueError`` says why it cannot be."""
+        """Mark a finished call as kept (observers hear ``"kept"`` once); ``ValueError`` says why it cannot be."""
         with self._lock:
             record = self._records.get(call_id)
             if record is None:
                 raise ValueError(f"no call {call_id!r} in the history")
+            if record.kept:
+                return record
             reason = unkeepable(record)
             if reason is not None:
                 raise ValueError(f"call #{record.number} cannot be kept as a test: {reason}")
