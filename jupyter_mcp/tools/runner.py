@@ -86,6 +86,7 @@ def serve_http(server: ToolServer, host: str, port: int | None, token: str | Non
     _say(f"serving {len(server.tools)} tool(s) at http://{shown}:{sock.getsockname()[1]}/mcp")
     if generated:
         _say(f"  Header: Authorization: Bearer {token}   (set --token or ${TOKEN_ENV} to choose it)")
+    _say("Stop with Ctrl-C.")
     app = server.protected_http_app(token, allowed_hosts=hosts)
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws="none", server_header=False)
     uvicorn.Server(config).run(sockets=[sock])
