@@ -7,7 +7,7 @@ with ``"resource"`` / ``"prompt"``) when resources and prompts reach the magics.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from jupyter_mcp.export.code import translate_code
@@ -42,11 +42,15 @@ def translate_notebook(notebook: Notebook) -> Translation:
     """Every cell translated; ``ExportError`` lists every problem in the notebook at once."""
     site_of = {cell.number: Site(cell) for cell in notebook.cells}
     cells = [TranslatedCell(cell, translate_cell(cell, site_of[cell.number])) for cell in notebook.cells]
-    problems = [p for site in site_of.values() for p in site.problems]
+    problems = _in_order(p for site in site_of.values() for p in site.problems)
     if problems:
         raise ExportError(notebook.path.name, problems)
     futures = frozenset(name for site in site_of.values() for name in site.futures)
-    return Translation(cells, futures, [note for site in site_of.values() for note in site.notes])
+    return Translation(cells, futures, _in_order(note for site in site_of.values() for note in site.notes))
+
+
+def _in_order(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda finding: (finding.cell, finding.line))
 
 
 def translate_cell(cell: Cell, site: Site) -> str:
