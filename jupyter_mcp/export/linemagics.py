@@ -127,6 +127,8 @@ LINE_MAGICS: dict[str, Callable[[str], Translation]] = {
 def translate_line_magic(name: str, line: str) -> Translation:
     """What ``%name line`` becomes in the exported server; ``Untranslatable`` if it has no equivalent."""
     translate = LINE_MAGICS.get(name)
+    if name.startswith("%"):
+        raise Untranslatable(f"%{name} is a cell magic, which works only on the first line of its cell")
     if translate is None:
         raise Untranslatable(f"%{name} is an IPython magic; a plain Python server has no equivalent")
     return translate(line)
