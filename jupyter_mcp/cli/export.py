@@ -2,7 +2,7 @@
 
 Writes server.py (the code cells in order, as Python: %%mcp_tool cells become @server.tool
 functions), pyproject.toml (script NAME-server), README.md and tests/: one test per call kept
-in the notebook (%mcp keep, saved beside it as NOTEBOOK.mcp-calls.json) and the tools/list
+in the notebook (%mcp keep, saved as NAME.mcp-calls.json beside NAME.ipynb) and the tools/list
 snapshot. Lines only IPython can run (other magics, !shell, display(), top-level await) are
 reported with their cell and line, and nothing is written. With --tagged only the cells tagged
 'mcp' are exported, as `jupyter-mcp serve --tagged` runs them.

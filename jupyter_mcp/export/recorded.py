@@ -1,7 +1,7 @@
 """Calls kept as tests: what a kept ``CallRecord`` becomes, and the sidecar file they persist in.
 
-``%mcp keep`` (or the panel's "keep as test" button) writes ``<notebook>.mcp-calls.json`` beside the
-notebook, so ``jupyter-mcp export NOTEBOOK`` replays them too. Each call keeps what a client saw:
+``%mcp keep`` (or the panel's "keep as test" button) writes ``NAME.mcp-calls.json`` beside
+``NAME.ipynb``, so ``jupyter-mcp export NAME.ipynb`` replays them too. Each call keeps what a client saw:
 the structured result, the content blocks (as ``describe_block`` sees them), or the error text.
 """
 

@@ -1,8 +1,8 @@
 """``KeptCalls``: the calls kept as tests in this notebook, loaded from and saved to its sidecar file.
 
-A history observer: when a call is kept (``%mcp keep N``, the panel's "keep as test" button), it is
-recorded as a test case and the sidecar ``<notebook>.mcp-calls.json`` is rewritten, so the kept calls
-outlive the kernel and ``jupyter-mcp export NOTEBOOK`` replays them too.
+A history observer: when a call is kept (``%mcp keep N``, the panel's "keep as test" button), it
+is recorded as a test case and ``NAME.mcp-calls.json`` beside ``NAME.ipynb`` is rewritten, so the
+kept calls outlive the kernel and ``jupyter-mcp export NAME.ipynb`` replays them too.
 """
 
 from __future__ import annotations
