@@ -2,6 +2,8 @@
 
 tools (plain Python) ← kernel ← widgets? No: widgets see a server only through
 ``jupyter_mcp.widgets.host.ServerHost``; the kernel builds widgets, never the reverse.
+syntax (the magics' language) and export (notebook -> standalone server) sit between tools and
+kernel/cli: they read notebooks without a kernel, so they never import one.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "jupyter_mcp"
 
 FORBIDDEN = {
-    "tools": ("kernel", "widgets", "serverext", "cli"),
-    "widgets": ("kernel", "serverext", "cli"),
+    "tools": ("syntax", "export", "kernel", "widgets", "serverext", "cli"),
+    "syntax": ("export", "kernel", "widgets", "serverext", "cli"),
+    "export": ("kernel", "widgets", "serverext", "cli"),
+    "widgets": ("export", "kernel", "serverext", "cli"),
     "kernel": ("serverext", "cli"),
-    "serverext": ("kernel", "widgets", "cli"),
+    "serverext": ("export", "kernel", "widgets", "cli"),
     "cli": ("kernel", "widgets", "serverext"),
 }
 

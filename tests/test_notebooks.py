@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,41 @@ def test_a_chapter_runs_and_its_check_tells_the_student(name: str, isolated_runt
     solved = outputs_text(run_chapter(name, isolated_runtime, SOLUTIONS[name])[-1]).splitlines()
     assert solved
     assert all(line.startswith("✓ ") for line in solved), solved
+
+
+EXPORT_SOLUTION = '''%%mcp_tool --read-only
+def rate(code: str) -> float:
+    """A currency's rate against the euro."""
+    if code not in rates:
+        raise jupyter_mcp.ToolError(f"unknown currency {code!r}")
+    return rates[code]
+'''
+
+
+def test_from_notebook_to_server_exports_and_its_tests_pass(isolated_runtime: Path, tmp_path: Path) -> None:
+    # A copy: %mcp keep writes its sidecar file beside the notebook, and %mcp export reads the saved file.
+    path = tmp_path / "07-from-notebook-to-server.ipynb"
+    shutil.copy(NOTEBOOKS / path.name, path)
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[-2].source = EXPORT_SOLUTION
+    client = NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(isolated_runtime), "JPY_SESSION_NAME": str(path)}
+    with client.setup_kernel(env=env):
+        for index, cell in enumerate(notebook.cells):
+            client.execute_cell(cell, index)
+    errors = [o for cell in notebook.cells for o in cell.get("outputs", []) if o["output_type"] == "error"]
+    assert errors == []
+    by_source = {cell.source.splitlines()[0] if cell.source else "": cell for cell in notebook.cells}
+    assert outputs_text(by_source["%mcp keep 1 2 3"]).startswith("3 call(s) kept as tests (saved in ")
+    exported = outputs_text(by_source["import tempfile"])
+    assert "2 tool(s): convert, currencies; 3 kept call(s) as tests" in exported
+    assert "differs from the notebook" not in exported
+    assert "def currencies() -> list[str]:" in outputs_text(by_source['print(open(f"{export_dir}/server.py").read())'])
+    in_memory = outputs_text(by_source["import subprocess"])
+    live = outputs_text(by_source['pytest("--jupyter-mcp-url", server.url, "--token", server.token)'])
+    assert in_memory.startswith("4 passed")
+    assert live.startswith("4 passed")
+    checked = outputs_text(notebook.cells[-1]).splitlines()
+    assert checked == ["✓ rate(code='USD') works", "✓ rate(code='XYZ') works"]

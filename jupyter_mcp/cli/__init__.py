@@ -1,4 +1,4 @@
-"""``jupyter-mcp list | connect | serve | config`` (Jupyter also runs it as ``jupyter mcp ...``).
+"""``jupyter-mcp list | connect | serve | config | export`` (Jupyter also runs it as ``jupyter mcp ...``).
 
 Each command is a module with ``add_parser(subparsers)``; heavy imports happen inside the
 command, so ``jupyter-mcp list`` starts fast.
@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.cli import config, connect, listing, serve, token_option
+from jupyter_mcp.cli import config, connect, export, listing, serve, token_option
 from jupyter_mcp.cli.errors import CLIError
 
 __all__ = ["CLIError", "main"]
 
-_COMMANDS = (listing, connect, serve, config)
+_COMMANDS = (listing, connect, serve, config, export)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,57 +1,18 @@
-"""Reading the notebook ``serve`` runs: its code cells (all, or those tagged ``mcp``) and kernel name."""
+"""Reading the notebook ``serve`` runs (``jupyter_mcp.notebookfile``), with errors as ``CLIError``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from jupyter_mcp.cli.errors import CLIError
+from jupyter_mcp.notebookfile import TAG, Cell, Notebook, NotebookError, read
 
-TAG = "mcp"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """A code cell to run; ``number`` is its 1-based position among all the notebook's cells."""
-
-    number: int
-    source: str
-
-    @property
-    def first_line(self) -> str:
-        return next((line for line in self.source.splitlines() if line.strip()), "")
-
-
-@dataclass(frozen=True)
-class Notebook:
-    path: Path
-    cells: list[Cell]
-    kernel_name: str | None
+__all__ = ["TAG", "Cell", "Notebook", "load"]
 
 
 def load(path: Path, *, tagged: bool) -> Notebook:
     """The notebook at ``path`` with the cells ``serve`` runs, or a ``CLIError`` that says what is wrong."""
-    import nbformat
-
-    if path.suffix != ".ipynb":
-        raise CLIError(f"{path} is not a notebook (.ipynb)")
     try:
-        document = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
-    except FileNotFoundError:
-        raise CLIError(f"no such notebook: {path}") from None
-    except (OSError, ValueError, nbformat.reader.NotJSONError) as exc:
-        raise CLIError(f"cannot read {path} as a notebook: {exc}") from None
-    cells = [
-        Cell(number, cell.source)
-        for number, cell in enumerate(document.cells, start=1)
-        if cell.cell_type == "code" and cell.source.strip() and (not tagged or TAG in _tags(cell))
-    ]
-    if tagged and not cells:
-        raise CLIError(f"--tagged: no code cell in {path} is tagged {TAG!r}")
-    return Notebook(path, cells, document.metadata.get("kernelspec", {}).get("name"))
-
-
-def _tags(cell: Any) -> list[str]:
-    tags = cell.get("metadata", {}).get("tags", [])
-    return tags if isinstance(tags, list) else []
+        return read(path, tagged=tagged)
+    except NotebookError as exc:
+        raise CLIError(str(exc)) from None

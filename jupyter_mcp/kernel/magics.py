@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
-from jupyter_mcp.kernel.cellfunc import SignatureError, build_function, defined_functions, split_signature
+from jupyter_mcp.kernel.cellfunc import (
+    SignatureError,
+    build_function,
+    defined_functions,
+    pick_function,
+    split_signature,
+)
 from jupyter_mcp.kernel.magicoptions import tool_options, with_tool_flags
 from jupyter_mcp.kernel.server import NotebookServer, get_server
 from jupyter_mcp.tools.errors import ToolDefinitionError
@@ -80,13 +87,10 @@ class MCPMagics(Magics):
             return None
         defined = defined_functions(self.ip.transform_cell(cell))
         if name is None:
-            public = [n for n in defined if not n.startswith("_")]
-            if len(public) != 1:
-                found = ", ".join(public) or "none"
-                raise UsageError(
-                    f"this cell defines {len(public)} public functions ({found}); name one: %%mcp_tool NAME"
-                )
-            name = public[0]
+            try:
+                name = pick_function(defined, None)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
         function = self.ip.user_ns.get(name)
         if not callable(function):
             raise UsageError(
@@ -213,6 +217,38 @@ class MCPMagics(Magics):
         for record in records:
             print(format_record(record))
 
+    def _cmd_keep(self, rest: list[str]) -> None:
+        """keep [N ...|--clear]: keep calls (numbers from history) as tests for export; alone, list them"""
+        from jupyter_mcp.kernel.exporting import kept_lines
+
+        kept = self.server.kept
+        if rest == ["--clear"]:
+            kept.clear()
+        numbers = _ints(rest, "keep [N ...|--clear]") if rest and rest != ["--clear"] else []
+        for number in numbers:
+            record = self.server.history.by_number(number)
+            if record is None:
+                raise UsageError(f"%mcp keep: no call #{number} in the history (%mcp history shows the numbers)")
+            try:
+                self.server.history.keep(record.id)
+            except ValueError as exc:
+                raise UsageError(f"%mcp keep: {exc}") from None
+        where = f"saved in {kept.path}" if kept.path else f"in memory only: {kept.problem or 'no notebook file known'}"
+        print("\n".join([f"{len(kept.calls)} call(s) kept as tests ({where})", *kept_lines(kept.calls)]))
+
+    def _cmd_export(self, rest: list[str]) -> None:
+        """export DIR [--tagged] [--dockerfile] [--name N]: the notebook as a standalone server project"""
+        from jupyter_mcp.export import CheckError, ExportError
+
+        args = _export_parser().parse_args(rest)
+        try:
+            result = self.server.export(args.directory, tagged=args.tagged, dockerfile=args.dockerfile, name=args.name)
+        except (ExportError, CheckError, FileExistsError, ValueError) as exc:
+            raise UsageError(f"%mcp export: {exc}") from None
+        print(
+            f"{result.summary()}\n  (from the saved notebook {self.server.kept.notebook}: save first to include edits)"
+        )
+
     def _cmd_config(self, rest: list[str]) -> None:
         """config CLIENT: a client config for this kernel"""
         from jupyter_mcp.clientconfig import CLIENTS
@@ -258,6 +294,26 @@ def _parse(magic: Any, text: str) -> Any:
     except ValueError as exc:
         raise UsageError(f"cannot parse the options: {exc}") from None
     return magic.parser.parse_args(argv)
+
+
+def _ints(rest: list[str], usage: str) -> list[int]:
+    if not rest or not all(word.isdigit() for word in rest):
+        raise UsageError(f"usage: %mcp {usage}")
+    return [int(word) for word in rest]
+
+
+class _ExportParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"%mcp export: {message}")
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    parser = _ExportParser(prog="%mcp export", add_help=False)
+    parser.add_argument("directory")
+    parser.add_argument("--tagged", action="store_true")
+    parser.add_argument("--dockerfile", action="store_true")
+    parser.add_argument("--name")
+    return parser
 
 
 def _one(rest: list[str], usage: str) -> str:

@@ -27,6 +27,7 @@ from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.kernel.callresult import CallResult
 from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import JupyterMCP, load_settings
+from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
 from jupyter_mcp.kernel.logs import quiet_library_loggers
 from jupyter_mcp.kernel.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.publishing import DiscoveryPublisher
@@ -39,6 +40,9 @@ from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.serving import BackgroundServer, Lifecycle, is_loopback
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from jupyter_mcp.export import ExportResult
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
@@ -86,6 +90,8 @@ class NotebookServer(ToolServer):
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
         self.history = CallHistory(self.settings.history_size, self.settings.max_payload)
         self.add_call_observer(self.history)
+        self.kept = KeptCalls(notebook_file(self.notebook_path))
+        self.history.subscribe(self.kept)
         self.capture = OutputCapture(self.history.write_output)
         self.calls.hooks.append(self.capture.hook)
         self._main_loop = _main_thread_loop()
@@ -242,6 +248,29 @@ class NotebookServer(ToolServer):
             "started": self.started_at,
             "pid": os.getpid(),
         }
+
+    def export(
+        self,
+        path: str | Path,
+        *,
+        keep: Iterable[int | str] | None = None,
+        tagged: bool = False,
+        dockerfile: bool = False,
+        name: str | None = None,
+        check: bool = True,
+    ) -> ExportResult:
+        """Write this notebook (as saved) as a standalone server project at ``path``, kept calls as tests.
+
+        ``keep``: the calls to replay (history numbers or call ids) instead of the kept ones. The
+        result's ``differences`` say where the export's tools/list differs from this server's.
+
+        Example::
+
+            server.export("analysis-server", tagged=True).summary()
+        """
+        from jupyter_mcp.kernel.exporting import export_session
+
+        return export_session(self, Path(path), keep=keep, tagged=tagged, dockerfile=dockerfile, name=name, check=check)
 
     def panel(self) -> ServerPanel:
         """The status + history panel (a widget); what ``%mcp`` shows."""

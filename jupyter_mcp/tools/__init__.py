@@ -2,7 +2,7 @@
 
 Example::
 
-    from jupyter_mcp.tools import ToolServer
+    from jupyter_mcp.tools import ToolServer, run
 
     server = ToolServer("demo")
 
@@ -10,6 +10,9 @@ Example::
     def add(a: int, b: int) -> int:
         '''Adds two integer numbers together.'''
         return a + b
+
+    if __name__ == "__main__":
+        run(server)  # stdio; --transport http [--host H] [--port P] [--token T]
 """
 
 from jupyter_mcp.tools.calls import CallPath, ExecutionHook
@@ -30,6 +33,7 @@ from jupyter_mcp.tools.executors import Executor, WorkerExecutor
 from jupyter_mcp.tools.history import CallHistory, CallRecord
 from jupyter_mcp.tools.options import CommonOptions, ToolOptions
 from jupyter_mcp.tools.registry import DuplicateToolError, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.runner import run
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.sessions import ConnectedClient
 from jupyter_mcp.tools.tool import Tool
@@ -65,4 +69,5 @@ __all__ = [
     "ToolResult",
     "ToolServer",
     "WorkerExecutor",
+    "run",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -23,9 +24,10 @@ from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.results import jsonable
 
 RecordStatus = Literal["running", "ok", "error", "timeout", "cancelled"]
-HistoryEvent = Literal["started", "updated", "finished", "cleared"]
+HistoryEvent = Literal["started", "updated", "finished", "cleared", "kept"]
 HistoryObserver = Callable[[HistoryEvent, "CallRecord | None"], None]
 TRUNCATED = "…[truncated {} more characters]"
+TRUNCATED_PATTERN = re.compile(r"…\[truncated \d+ more characters\]$")
 
 
 @dataclass
@@ -53,6 +55,10 @@ class CallRecord:
     logs: list[LogEvent] = field(default_factory=list)
     late: str | None = None
     """Set when a timed-out sync tool finally returned: its result was discarded."""
+    number: int = 0
+    """The call's place in this history, from 1 (what ``%mcp history`` shows and ``%mcp keep`` takes)."""
+    kept: bool = False
+    """Kept as a test: ``export`` replays it (``CallHistory.keep``)."""
 
     @property
     def era(self) -> str | None:
@@ -107,6 +113,11 @@ class CallHistory(BaseCallObserver):
     def get(self, call_id: str) -> CallRecord | None:
         return self._records.get(call_id)
 
+    def by_number(self, number: int) -> CallRecord | None:
+        """The record ``%mcp history`` shows as ``#number``, if still held."""
+        with self._lock:
+            return next((r for r in self._records.values() if r.number == number), None)
+
     def for_tool(self, tool: str) -> list[CallRecord]:
         with self._lock:
             return [r for r in self._records.values() if r.tool == tool]
@@ -125,6 +136,23 @@ class CallHistory(BaseCallObserver):
     def _emit(self, event: HistoryEvent, record: CallRecord | None) -> None:
         self._observers.each(lambda observer: observer(event, record))
 
+    # ---- keeping calls as tests -----------------------------------------------------------------
+
+    def keep(self, call_id: str) -> CallRecord:
+        """Mark a finished call as kept (observers hear ``"kept"`` once); ``ValueError`` says why it cannot be."""
+        with self._lock:
+            record = self._records.get(call_id)
+            if record is None:
+                raise ValueError(f"no call {call_id!r} in the history")
+            if record.kept:
+                return record
+            reason = unkeepable(record)
+            if reason is not None:
+                raise ValueError(f"call #{record.number} cannot be kept as a test: {reason}")
+            record.kept = True
+        self._emit("kept", record)
+        return record
+
     # ---- CallObserver ----------------------------------------------------------------------------
 
     def call_started(self, event: CallStarted) -> None:
@@ -142,6 +170,7 @@ class CallHistory(BaseCallObserver):
         with self._lock:
             self._records[record.id] = record
             self.total_calls += 1
+            record.number = self.total_calls
             while len(self._records) > self.maxlen:
                 self._records.popitem(last=False)
         self._emit("started", record)
@@ -210,13 +239,34 @@ class CallHistory(BaseCallObserver):
         return {k: (v if k == "data" else self._clip(v)) for k, v in block.items()}
 
 
+def unkeepable(record: CallRecord) -> str | None:
+    """Why a call cannot be replayed as a test (``None`` when it can)."""
+    if record.status not in ("ok", "error"):
+        return f"it is {record.status}, and only finished calls replay"
+    dropped = any("truncated" in block for block in record.content)
+    if dropped or _clipped(record.arguments) or _clipped(record.structured) or _clipped(record.content):
+        return "its arguments or result were truncated in the history (max_payload)"
+    return None
+
+
+def _clipped(value: Any) -> bool:
+    if isinstance(value, str):
+        return TRUNCATED_PATTERN.search(value) is not None
+    if isinstance(value, dict):
+        return any(_clipped(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_clipped(v) for v in value)
+    return False
+
+
 def format_record(record: CallRecord) -> str:
     """One line for ``%mcp history``."""
     when = time.strftime("%H:%M:%S", time.localtime(record.started_at))
     duration = f"{record.duration * 1000:.1f} ms" if record.duration is not None else "…"
     who = record.client_name or record.source
     args = _short(jsonable(record.arguments))
-    line = f"{when}  {record.status:<9} {record.tool}({args})  {duration}  [{who}]"
+    kept = "  (kept)" if record.kept else ""
+    line = f"#{record.number:<4} {when}  {record.status:<9} {record.tool}({args})  {duration}  [{who}]{kept}"
     if record.error:
         line += f"\n          {_short_error(record.error)}"
     return line

@@ -1,5 +1,8 @@
 """``HistoryView``: the live call list with filters, and the selected call's full detail.
 
+A finished call's detail has a "Keep as test" button: ``history.keep`` marks it, and the kernel
+saves it for ``export`` (which replays it as a test of the exported server).
+
 The list is a front-end view (``CallList``): a refresh sends its rows in one message however many
 moved, and a click on a row sets ``CallList.selected``, which the kernel answers with the detail.
 """
@@ -12,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
+from jupyter_mcp.tools.history import unkeepable
 from jupyter_mcp.widgets._base import PanelBox
 from jupyter_mcp.widgets._html import frame, span
 from jupyter_mcp.widgets.calllist import CallList
@@ -20,6 +24,7 @@ from jupyter_mcp.widgets.model import STATUSES, CallRow, call_row, recent_record
 from jupyter_mcp.widgets.render import call_list_html, record_detail_html
 
 if TYPE_CHECKING:
+    from jupyter_mcp.tools.history import CallRecord
     from jupyter_mcp.widgets.host import ServerHost
 
 PAGE = 20
@@ -52,9 +57,12 @@ class HistoryView(PanelBox):
         for button in (self.more, self.clear_button):
             button.layout.width = "auto"
         self.list_view = CallList()
+        self.keep_button = widgets.Button(icon="check", tooltip="Replay this call as a test of the exported server")
+        self.keep_button.layout.width = "auto"
+        self.keep_note = widgets.HTML()
         self.detail = widgets.HTML()
         parts = [self._toolbar(), self.list_view, self.more]
-        super().__init__([*parts, self.detail])
+        super().__init__([*parts, widgets.HBox([self.keep_button, self.keep_note]), self.detail])
         self.add_class("jmcp-history")
         self._wire()
 
@@ -70,6 +78,7 @@ class HistoryView(PanelBox):
         widgets.link((self.status_choice, "value"), (self, "status_filter"))
         self.more.on_click(lambda _button: self.set_trait("limit", min(MAX_ROWS, self.limit + PAGE)))
         self.clear_button.on_click(lambda _button: self.server.history.clear())
+        self.keep_button.on_click(lambda _button: self.keep_selected())
         self.list_view.observe(self._picked, "selected")
         self.observe(lambda _change: self.refresh(), ["tool_filter", "status_filter", "limit"])
 
@@ -94,6 +103,18 @@ class HistoryView(PanelBox):
         with self._lock:
             self.selected = change["new"]
             self._render(self.rows, self.total)
+
+    def keep_selected(self) -> None:
+        """Keep the shown call as a test (what the "Keep as test" button does)."""
+        if self.selected is None:
+            return
+        try:
+            self.server.history.keep(self.selected)
+        except ValueError as exc:
+            self.keep_note.value = span(str(exc), "jmcp-muted")
+            return
+        with self._lock:
+            self._render_detail()
 
     def _refresh_tool_options(self, seen: list[str]) -> None:
         names = sorted(set(self.server.tools) | set(seen) | ({self.tool_filter} - {ALL}))
@@ -122,6 +143,15 @@ class HistoryView(PanelBox):
         if record is None:
             self.selected = self.list_view.selected = None
         self.detail.value = record_detail_html(record) if record is not None else ""
+        self._render_keep(record)
+
+    def _render_keep(self, record: CallRecord | None) -> None:
+        keepable = record is not None and (record.kept or unkeepable(record) is None)
+        self.keep_button.layout.display = None if keepable else "none"
+        self.keep_button.description = "Kept as test" if record is not None and record.kept else "Keep as test"
+        self.keep_button.disabled = record is not None and record.kept
+        if not keepable or self.keep_button.disabled:
+            self.keep_note.value = ""
 
     def fallback_text(self) -> str:
         return "\n".join(

@@ -155,6 +155,7 @@ def record_detail_html(record: CallRecord) -> str:
 def _detail_header(record: CallRecord) -> str:
     when = f"{format_clock(record.started_at)} · {format_duration(record.duration)} · {client_label(record)}"
     bits = [
+        span(f"#{record.number}", "jmcp-muted"),
         span(record.tool, "jmcp-name"),
         status_html(record.status),
         span(when, "jmcp-muted"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 
 import mcp_types as mt
+import pytest
 
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LateResult, LogEvent, ProgressEvent
 from jupyter_mcp.tools.clipped import DROPPED
-from jupyter_mcp.tools.history import CallHistory, CallRecord
+from jupyter_mcp.tools.history import CallHistory, CallRecord, format_record
 
 
 def start(history: CallHistory, call_id: str, **arguments: object) -> None:
@@ -94,3 +95,28 @@ def test_concurrent_calls_from_many_threads() -> None:
         thread.join()
     assert len(history) == 4000
     assert all(r.status == "ok" and r.stdout == "x" for r in history)
+
+
+def test_calls_are_numbered_and_kept_once_when_finished_and_whole() -> None:
+    history = CallHistory(maxlen=3, max_payload=10)
+    heard: list[tuple[str, str | None]] = []
+    history.subscribe(lambda event, record: heard.append((event, record.id if record else None)))
+    for i in range(4):
+        start(history, f"c{i}")
+    assert [(r.id, r.number) for r in history] == [("c1", 2), ("c2", 3), ("c3", 4)]
+    assert history.by_number(1) is None
+    by_number = history.by_number(3)
+    assert by_number is not None
+    assert by_number.id == "c2"
+    with pytest.raises(ValueError, match=r"^call #2 cannot be kept as a test: it is running, and only finished"):
+        history.keep("c1")
+    finish(history, "c1", text="short")
+    finish(history, "c2", text="far too long to keep")
+    heard.clear()
+    assert history.keep("c1").kept
+    history.keep("c1")
+    assert heard == [("kept", "c1")]
+    with pytest.raises(ValueError, match=r"truncated in the history \(max_payload\)"):
+        history.keep("c2")
+    assert "#2    " in format_record(history.get("c1"))  # type: ignore[arg-type]
+    assert format_record(history.get("c1")).endswith("(kept)")  # type: ignore[arg-type]

@@ -178,6 +178,25 @@ def test_history_view_lists_filters_selects_and_clears(server: NotebookServer) -
     assert "no calls yet" in visible_text(history.summary.value)
 
 
+def test_a_finished_call_can_be_kept_as_a_test(server: NotebookServer) -> None:
+    register(server)
+    history = ServerPanel(server).history
+    kept: list[str] = []
+    server.history.subscribe(lambda event, record: kept.append(record.tool) if event == "kept" and record else None)
+    assert history.keep_button.layout.display == "none"  # nothing selected
+    call(server, "shout", text="fail")
+    eventually(lambda: len(history.rows) == 1, what="1 row")
+    history.list_view.set_state({"selected": history.rows[0]["id"]})
+    assert "#1" in visible_text(history.detail.value)
+    assert (history.keep_button.layout.display, history.keep_button.description) == (None, "Keep as test")
+    history.keep_button.click()
+    assert server.history[0].kept
+    assert kept == ["shout"]
+    assert (history.keep_button.description, history.keep_button.disabled) == ("Kept as test", True)
+    history.keep_button.click()  # disabled in the browser; a second keep changes nothing
+    assert kept == ["shout"]
+
+
 def test_history_view_pages(server: NotebookServer) -> None:
     register(server)
     panel = ServerPanel(server)
