@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, TypedDict
+from typing import Any
 from urllib.parse import quote
 
 from jupyter_server.utils import url_path_join
@@ -20,42 +20,7 @@ from jupyter_mcp._wire.http import Exchange
 from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.serverext.directory import Located
-
-
-class ToolEntry(TypedDict):
-    name: str
-    title: str | None
-    description: str | None
-    enabled: bool
-    calls: int
-    errors: int
-    running: int
-
-
-class ClientEntry(TypedDict):
-    name: str
-    version: str
-    protocol_version: str
-    kind: str
-    since: float
-    last_seen: float
-
-
-class Routes(TypedDict):
-    kernel: str
-    notebook: str | None
-
-
-class ServerEntry(TypedDict):
-    kernel_id: str
-    notebook_path: str | None
-    started: float
-    version: str
-    live: bool
-    tools: list[ToolEntry]
-    clients: list[ClientEntry]
-    calls: int
-    routes: Routes
+from jupyter_mcp.serverext.shapes import ClientEntry, ServerEntry, ToolEntry
 
 
 def kernel_route(base_url: str, kernel_id: str) -> str:
