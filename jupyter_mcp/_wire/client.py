@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp._wire.http import Exchange, Response
+from jupyter_mcp._wire.http import Exchange, Response, encode_headers
 from jupyter_mcp._wire.origin import split_url
 
 _IDLE_TIMEOUT = 2.0
@@ -26,7 +26,7 @@ class HttpClient:
     def __init__(self, url: str, headers: Mapping[str, str] | None = None) -> None:
         self.url = url
         self.origin, self.target = split_url(url)
-        self._base = [("host", self.origin.host_header), *(headers or {}).items()]
+        self._preset = encode_headers([("host", self.origin.host_header), *(headers or {}).items()])
         self._pool = ConnectionPool(idle_timeout=_IDLE_TIMEOUT, max_idle=64)
 
     async def request(
@@ -38,10 +38,8 @@ class HttpClient:
         while idle; a ``repeatable`` request then goes once more on a fresh connection, while any
         other counts as sent (the server may have run it).
         """
-        fields = [*self._base, *headers.items()]
-        if body or method == "POST":
-            fields.append(("content-length", str(len(body))))
-        exchange = await Exchange.open(self._pool, self.origin, method, self.target, fields)
+        fields = [*headers.items(), ("content-length", str(len(body)))] if body or method == "POST" else headers.items()
+        exchange = await self._open(method, fields, fresh=False)
         try:
             return await _send(exchange, body)
         except HttpError as exc:
@@ -49,7 +47,12 @@ class HttpClient:
                 raise
             if not repeatable:
                 raise HttpError(str(exc), sent=True) from exc
-        return await _send(await Exchange.open_fresh(self._pool, self.origin, method, self.target, fields), body)
+        return await _send(await self._open(method, fields, fresh=True), body)
+
+    async def _open(self, method: str, fields: Iterable[tuple[str, str]], *, fresh: bool) -> Exchange:
+        return await Exchange.open(
+            self._pool, self.origin, method, self.target, fields, preset=self._preset, fresh=fresh
+        )
 
     def close(self) -> None:
         self._pool.close()

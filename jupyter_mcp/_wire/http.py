@@ -60,23 +60,25 @@ class Exchange:
 
     @classmethod
     async def open(
-        cls, pool: ConnectionPool, origin: Origin, method: str, target: str, headers: Iterable[tuple[str, str]]
+        cls,
+        pool: ConnectionPool,
+        origin: Origin,
+        method: str,
+        target: str,
+        headers: Iterable[tuple[str, str]],
+        *,
+        preset: bytes = b"",
+        fresh: bool = False,
     ) -> Exchange:
         """Take a pooled connection (or open one); nothing is sent until ``send`` or ``end_request``.
 
         The caller gives a Content-Length for a sized body; without one a POST, PUT or PATCH body
-        goes chunked. ``HttpError`` (never sent) when the server cannot be reached.
+        goes chunked. ``preset``: more header lines, encoded once by ``encode_headers`` (no
+        Content-Length among them). ``fresh``: on a new connection (to repeat a request that a
+        reused one lost). ``HttpError`` (never sent) when the server cannot be reached.
         """
-        request = _request_head(method, target, headers)
-        return cls(pool, await pool.acquire(origin), method, request)
-
-    @classmethod
-    async def open_fresh(
-        cls, pool: ConnectionPool, origin: Origin, method: str, target: str, headers: Iterable[tuple[str, str]]
-    ) -> Exchange:
-        """Like ``open``, on a new connection (to repeat a request that a reused connection lost)."""
-        request = _request_head(method, target, headers)
-        return cls(pool, await pool.connect(origin), method, request)
+        request = _request_head(method, target, headers, preset)
+        return cls(pool, await (pool.connect(origin) if fresh else pool.acquire(origin)), method, request)
 
     def send(self, chunk: bytes) -> asyncio.Future[None] | None:
         """Send a piece of the request body. Never raises: a failed write shows in ``response``.
@@ -103,7 +105,9 @@ class Exchange:
         if connection is None:
             raise HttpError("the request was abandoned", sent=True)
         try:
-            status, reason, fields = await _read_head(connection.reader)
+            status, reason, fields = parse_head(await connection.reader.readuntil(b"\r\n\r\n"))
+            while 100 <= status < 200:  # an interim answer (100 Continue): the real one follows
+                status, reason, fields = parse_head(await connection.reader.readuntil(b"\r\n\r\n"))
         except (OSError, asyncio.IncompleteReadError) as exc:
             self.close()
             # A reused connection that broke before any answer: the server had closed it while idle.
@@ -134,7 +138,7 @@ class Exchange:
     def _write(self, data: bytes) -> asyncio.Future[None] | None:
         head, self._head = self._head, b""
         connection = self._connection
-        if connection is None or connection.writer.is_closing() or not (head or data):
+        if not (head or data) or connection is None or connection.writer.is_closing():
             return None
         connection.writer.write(head + data if head else data)
         if connection.writer.transport.get_write_buffer_size() <= _HIGH_WATER:
@@ -177,9 +181,29 @@ class Response:
 
         Raises ``HttpError`` (sent) when the connection breaks first.
         """
+        reader = self._reader
         try:
-            async for piece in self._body():
-                yield piece
+            if self._chunked:
+                while size := int((await reader.readuntil(b"\r\n")).split(b";", 1)[0], 16):
+                    while size > _PIECE:
+                        piece = await _piece(reader, size)
+                        size -= len(piece)
+                        yield piece
+                    piece = await reader.readexactly(size + 2)  # the rest of the chunk and its CRLF, in one read
+                    if not piece.endswith(b"\r\n"):
+                        raise ValueError("a chunk of the response did not end where its size said")
+                    yield piece[:-2]
+                while await reader.readuntil(b"\r\n") != b"\r\n":
+                    pass  # trailer fields, unused
+            elif self._length is not None:
+                size = self._length
+                while size:
+                    piece = await _piece(reader, size)
+                    size -= len(piece)
+                    yield piece
+            else:
+                while piece := await reader.read(_PIECE):
+                    yield piece
         except _BROKEN as exc:
             self.close()
             raise HttpError(f"the connection broke mid-response: {describe(exc)}", sent=True) from exc
@@ -189,26 +213,14 @@ class Response:
         """Abort: drop the connection (the server sees a disconnect); a no-op once the body was read."""
         self._exchange.close()
 
-    async def _body(self) -> AsyncIterator[bytes]:
-        reader = self._reader
-        if self._chunked:
-            while size := int((await reader.readuntil(b"\r\n")).split(b";", 1)[0], 16):
-                async for piece in _exactly(reader, size):
-                    yield piece
-                if await reader.readexactly(2) != b"\r\n":
-                    raise ValueError("a chunk of the response did not end where its size said")
-            while await reader.readuntil(b"\r\n") != b"\r\n":
-                pass  # trailer fields, unused
-        elif self._length is not None:
-            async for piece in _exactly(reader, self._length):
-                yield piece
-        else:
-            while piece := await reader.read(_PIECE):
-                yield piece
+
+def encode_headers(headers: Iterable[tuple[str, str]]) -> bytes:
+    """Header lines; a header with a line break is a ``ValueError``."""
+    return _header_lines(headers, [])[0].encode("latin-1")
 
 
-def _request_head(method: str, target: str, headers: Iterable[tuple[str, str]]) -> _Request:
-    lines = [f"{method} {target} HTTP/1.1\r\n"]
+def _header_lines(headers: Iterable[tuple[str, str]], lines: list[str]) -> tuple[str, int | None]:
+    """``lines`` plus the header lines, joined; and the Content-Length among the headers, if any."""
     length = None
     for name, value in headers:
         if "\r" in value or "\n" in value or "\r" in name or "\n" in name:
@@ -216,9 +228,14 @@ def _request_head(method: str, target: str, headers: Iterable[tuple[str, str]]) 
         if name.lower() == "content-length":
             length = int(value)
         lines.append(f"{name}: {value}\r\n")
+    return "".join(lines), length
+
+
+def _request_head(method: str, target: str, headers: Iterable[tuple[str, str]], preset: bytes) -> _Request:
+    lines, length = _header_lines(headers, [])
     chunked = length is None and method in _BODY_METHODS
-    lines.append("Transfer-Encoding: chunked\r\n\r\n" if chunked else "\r\n")
-    return "".join(lines).encode("latin-1"), length, chunked
+    end = b"Transfer-Encoding: chunked\r\n\r\n" if chunked else b"\r\n"
+    return f"{method} {target} HTTP/1.1\r\n".encode("latin-1") + preset + lines.encode("latin-1") + end, length, chunked
 
 
 def _body_framing(method: str, status: int, headers: dict[str, str]) -> tuple[int | None, bool, bool]:
@@ -231,13 +248,6 @@ def _body_framing(method: str, status: int, headers: dict[str, str]) -> tuple[in
     if (length := headers.get("content-length")) is not None:
         return int(length), False, keep_alive
     return None, False, False  # the body runs until the server closes
-
-
-async def _read_head(reader: asyncio.StreamReader) -> tuple[int, str, list[tuple[str, str]]]:
-    while True:
-        status, reason, fields = parse_head(await reader.readuntil(b"\r\n\r\n"))
-        if not 100 <= status < 200:
-            return status, reason, fields
 
 
 def parse_head(raw: bytes) -> tuple[int, str, list[tuple[str, str]]]:
@@ -255,17 +265,14 @@ def parse_head(raw: bytes) -> tuple[int, str, list[tuple[str, str]]]:
     return int(code), reason, fields
 
 
-async def _exactly(reader: asyncio.StreamReader, size: int) -> AsyncIterator[bytes]:
-    """``size`` bytes: at once when small, else in pieces as they come."""
+async def _piece(reader: asyncio.StreamReader, size: int) -> bytes:
+    """The next piece of ``size`` bytes still to come: all of them when small, else what has arrived."""
     if size <= _PIECE:
-        yield await reader.readexactly(size)
-        return
-    while size > 0:
-        piece = await reader.read(min(size, _PIECE))
-        if not piece:
-            raise asyncio.IncompleteReadError(b"", size)
-        size -= len(piece)
-        yield piece
+        return await reader.readexactly(size)
+    piece = await reader.read(_PIECE)
+    if not piece:
+        raise asyncio.IncompleteReadError(b"", size)
+    return piece
 
 
 async def _drained(writer: asyncio.StreamWriter) -> None:
