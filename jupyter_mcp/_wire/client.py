@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Iterable, Mapping
 
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
@@ -49,16 +49,14 @@ class HttpClient:
                 raise HttpError(str(exc), sent=True) from exc
         return await _send(await self._open(method, fields, fresh=True), body)
 
-    async def _open(self, method: str, fields: Iterable[tuple[str, str]], *, fresh: bool) -> Exchange:
-        return await Exchange.open(
-            self._pool, self.origin, method, self.target, fields, preset=self._preset, fresh=fresh
-        )
+    def _open(self, method: str, fields: Iterable[tuple[str, str]], *, fresh: bool) -> Awaitable[Exchange]:
+        return Exchange.open(self._pool, self.origin, method, self.target, fields, preset=self._preset, fresh=fresh)
 
     def close(self) -> None:
         self._pool.close()
 
 
-async def _send(exchange: Exchange, body: bytes) -> Response:
+def _send(exchange: Exchange, body: bytes) -> Awaitable[Response]:
     exchange.send(body)
-    await exchange.end_request()
-    return await exchange.response()
+    exchange.end_request()
+    return exchange.response()

@@ -53,16 +53,19 @@ class ConnectionPool:
         self.max_idle = max_idle
         self.idle_timeout = idle_timeout
         self._idle: dict[Origin, list[Connection]] = {}
+        self._next_prune = 0.0
         self._ssl: ssl.SSLContext | None = None
         self._closed = False
 
     async def acquire(self, origin: Origin) -> Connection:
         """The most recently used idle connection to ``origin`` that is still open, else a new one."""
-        self._prune()
+        now = time.monotonic()
+        if now >= self._next_prune:
+            self._prune(now)
         idle = self._idle.get(origin, [])
         while idle:
             connection = idle.pop()
-            if connection.open:
+            if connection.open and now - connection.idle_since < self.idle_timeout:
                 connection.reused = True
                 return connection
             connection.close()
@@ -98,9 +101,10 @@ class ConnectionPool:
                 connection.close()
         self._idle.clear()
 
-    def _prune(self) -> None:
+    def _prune(self, now: float) -> None:
         """Close connections idle too long, to every origin (a stopped kernel's are never asked for again)."""
-        deadline = time.monotonic() - self.idle_timeout
+        self._next_prune = now + self.idle_timeout
+        deadline = now - self.idle_timeout
         for origin, idle in list(self._idle.items()):
             while idle and idle[0].idle_since < deadline:
                 idle.pop(0).close()

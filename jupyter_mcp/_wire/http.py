@@ -44,7 +44,7 @@ class Exchange:
 
         exchange = await Exchange.open(pool, origin, "POST", "/mcp", [("Content-Length", "2")])
         exchange.send(b"{}")
-        await exchange.end_request()
+        exchange.end_request()
         response = await exchange.response()
         async for chunk in response.chunks(): ...
     """
@@ -91,7 +91,7 @@ class Exchange:
         data = b"%x\r\n%b\r\n" % (len(chunk), chunk) if self._chunked else chunk
         return self._write(data)
 
-    async def end_request(self) -> None:
+    def end_request(self) -> None:
         """The request is complete (its head goes now if there was no body)."""
         if self._length is not None and self._sent != self._length:
             self.close()
@@ -149,8 +149,8 @@ class Exchange:
 class Response:
     """Status, headers and a body read on demand.
 
-    ``fields`` keeps every header line in order (for a proxy to forward); ``headers`` maps
-    lower-case names to values (the last one wins).
+    ``fields`` keeps every header line in order (for a proxy to forward), names in lower case;
+    ``headers`` maps each name to its value (the last one wins).
     """
 
     def __init__(
@@ -166,7 +166,7 @@ class Response:
         self.status = status
         self.reason = reason
         self.fields = fields
-        self.headers = {name.lower(): value for name, value in fields}
+        self.headers = dict(fields)
         self._length, self._chunked, self._keep_alive = _body_framing(exchange.method, status, self.headers)
 
     @property
@@ -251,7 +251,7 @@ def _body_framing(method: str, status: int, headers: dict[str, str]) -> tuple[in
 
 
 def parse_head(raw: bytes) -> tuple[int, str, list[tuple[str, str]]]:
-    """Status, reason and header fields of a response head (``ValueError`` if it is none)."""
+    """Status, reason and header fields (names in lower case) of a response head; ``ValueError`` if it is none."""
     lines = raw.decode("latin-1").split("\r\n")
     version, _, rest = lines[0].partition(" ")
     code, _, reason = rest.partition(" ")
@@ -261,7 +261,7 @@ def parse_head(raw: bytes) -> tuple[int, str, list[tuple[str, str]]]:
     for line in lines[1:]:
         name, sep, value = line.partition(":")
         if sep:
-            fields.append((name.strip(), value.strip()))
+            fields.append((name.strip().lower(), value.strip()))
     return int(code), reason, fields
 
 

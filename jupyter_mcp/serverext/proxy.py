@@ -140,7 +140,7 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         exchange = self._exchange
         assert exchange is not None
         try:
-            await exchange.end_request()
+            exchange.end_request()
             response = await exchange.response()
             self.start(response)
             async for chunk in response.chunks():

@@ -102,7 +102,7 @@ async def _get_status(pool: ConnectionPool, info: ServerInfo) -> dict[str, Any] 
     headers = [("Host", origin.host_header), ("Authorization", f"Bearer {info.token}")]
     exchange = await Exchange.open(pool, origin, "GET", "/status", headers)
     try:
-        await exchange.end_request()
+        exchange.end_request()
         response = await exchange.response()
         body = await response.read()
     finally:

@@ -71,7 +71,7 @@ async def test_a_body_without_length_goes_chunked_piece_by_piece(origin: Origin,
         waiting = exchange.send(piece)
         if waiting is not None:
             await waiting
-    await exchange.end_request()
+    exchange.end_request()
     response = await exchange.response()
     assert (response.status, response.reason, await response.read()) == (200, "OK", b"one,two,three")
     assert response.headers["x-framing"] == "chunked"
@@ -83,7 +83,7 @@ async def test_a_sized_body_and_connection_reuse(origin: Origin, pool: Connectio
         exchange = await Exchange.open(pool, origin, "POST", "/echo", [*host(origin), ("Content-Length", "5")])
         assert exchange.reused is (attempt > 0)
         exchange.send(b"hello")
-        await exchange.end_request()
+        exchange.end_request()
         response = await exchange.response()
         assert (await response.read(), response.headers["x-framing"]) == (b"hello", "sized")
         exchange.close()  # a no-op: the connection is back in the pool
@@ -93,12 +93,12 @@ async def test_a_body_that_breaks_its_content_length_is_refused(origin: Origin, 
     exchange = await Exchange.open(pool, origin, "POST", "/echo", [*host(origin), ("Content-Length", "5")])
     exchange.send(b"hi")
     with pytest.raises(HttpError, match="had 2 bytes, not its Content-Length 5"):
-        await exchange.end_request()
+        exchange.end_request()
 
 
 async def test_a_large_body_comes_in_pieces_of_at_most_64_kib(origin: Origin, pool: ConnectionPool) -> None:
     exchange = await Exchange.open(pool, origin, "GET", "/big", host(origin))
-    await exchange.end_request()
+    exchange.end_request()
     response = await exchange.response()
     pieces = [piece async for piece in response.chunks()]
     assert b"".join(pieces) == BIG
@@ -108,7 +108,7 @@ async def test_a_large_body_comes_in_pieces_of_at_most_64_kib(origin: Origin, po
 
 async def test_no_content_has_no_body(origin: Origin, pool: ConnectionPool) -> None:
     exchange = await Exchange.open(pool, origin, "DELETE", "/empty", host(origin))
-    await exchange.end_request()
+    exchange.end_request()
     response = await exchange.response()
     assert (response.status, await response.read()) == (204, b"")
     assert len(pool._idle[origin]) == 1  # reusable: nothing left to read
@@ -132,7 +132,7 @@ async def serve(handler: Handler) -> tuple[asyncio.Server, Origin]:
 
 async def get(origin: Origin, pool: ConnectionPool) -> bytes:
     exchange = await Exchange.open(pool, origin, "GET", "/", host(origin))
-    await exchange.end_request()
+    exchange.end_request()
     return await (await exchange.response()).read()
 
 
@@ -203,7 +203,7 @@ async def test_closing_an_exchange_mid_response_disconnects(pool: ConnectionPool
 
     server, origin = await serve(answer)
     exchange = await Exchange.open(pool, origin, "GET", "/", host(origin))
-    await exchange.end_request()
+    exchange.end_request()
     chunks = (await exchange.response()).chunks()
     assert await anext(chunks) == b"first"
     exchange.close()
@@ -215,7 +215,7 @@ async def test_closing_an_exchange_mid_response_disconnects(pool: ConnectionPool
 
 def test_parse_head() -> None:
     raw = b"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nX-A: 1\r\nX-A: 2\r\n\r\n"
-    assert parse_head(raw) == (404, "Not Found", [("Content-Type", "text/plain"), ("X-A", "1"), ("X-A", "2")])
+    assert parse_head(raw) == (404, "Not Found", [("content-type", "text/plain"), ("x-a", "1"), ("x-a", "2")])
     assert parse_head(b"HTTP/1.1 200\r\n\r\n") == (200, "", [])
     with pytest.raises(ValueError, match="not an HTTP response"):
         parse_head(b"HTTP/1.1 OK\r\n\r\n")
