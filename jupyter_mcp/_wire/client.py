@@ -1,4 +1,9 @@
-"""Requests to one URL over pooled connections, each body sent in one piece: the bridge's client."""
+"""Requests to one URL over pooled connections, each body sent in one piece: the bridge's client.
+
+A thin layer on ``Exchange`` (see ``http`` for why the client is hand-written): fixed base headers
+encoded once, and the one retry rule of the bridge: a request that a stale kept-alive connection
+lost goes again on a fresh one only when it is ``repeatable`` (never a tool call).
+"""
 
 from __future__ import annotations
 

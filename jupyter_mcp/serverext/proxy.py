@@ -5,6 +5,8 @@ Bodies stream both ways: request chunks go upstream as they arrive (the request 
 ``prepare``, before its body is read), response chunks go to the client as they arrive, so SSE
 events (progress notifications mid-call, ``subscriptions/listen``, the GET stream) are not held
 back. The client's Jupyter credentials stay here; upstream gets the kernel's bearer token.
+Upstream exchanges use ``jupyter_mcp._wire`` (the HTTP/1.1 client the ``connect`` bridge uses too;
+its module docstring says why it is hand-written and why one client serves both).
 """
 
 from __future__ import annotations
