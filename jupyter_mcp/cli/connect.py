@@ -93,10 +93,10 @@ def make_locator(target: str | None, url: str | None, token: str | None) -> Loca
 
 
 def _checked_url(url: str) -> str:
-    from jupyter_mcp.cli.bridge.http import parse_origin
+    from jupyter_mcp._wire.origin import split_url
 
     try:
-        parse_origin(url)
+        split_url(url)
     except ValueError as exc:
         raise CLIError(f"--url: {exc}") from None
     return url

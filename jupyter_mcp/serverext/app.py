@@ -16,11 +16,11 @@ from jupyter_server.extension.application import ExtensionApp
 from traitlets import Bool, Float, Integer, Unicode
 
 from jupyter_mcp._version import __version__
+from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp.serverext.api_handlers import ConfigHandler, ServersHandler
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
-from jupyter_mcp.serverext.upstream import ConnectionPool
 
 
 class MCPExtensionApp(ExtensionApp):

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
 
-from jupyter_mcp.clientconfig import Target, config_for, server_name, url_target
+from jupyter_mcp.clientconfig import ClientKind, Target, config_for, server_name, url_target
 from jupyter_mcp.serverext.servers import kernel_route, notebook_route
+from jupyter_mcp.serverext.shapes import ConfigReply
 
 TOKEN_PLACEHOLDER = "<JUPYTER_TOKEN>"  # noqa: S105 - a placeholder the user replaces, not a secret
 
 
 @dataclass(frozen=True)
 class ConfigRequest:
-    client: str
+    client: ClientKind
     notebook: str | None
     kernel_id: str | None
     origin: str
@@ -21,14 +21,6 @@ class ConfigRequest:
     base_url: str
     token: str | None
     """The Jupyter token to embed; ``None`` puts a placeholder the user fills in."""
-
-
-class ConfigReply(TypedDict):
-    client: str
-    notebook: str | None
-    kernel_id: str | None
-    url: str
-    config: dict[str, Any]
 
 
 def client_config(request: ConfigRequest) -> ConfigReply:

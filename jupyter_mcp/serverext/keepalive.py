@@ -2,7 +2,8 @@
 
 A long tool call sends nothing until its result; proxies (JupyterHub's, nginx) and clients close
 connections that stay silent too long. An SSE comment (``: keepalive``) is ignored by every
-client, and is written only at an event boundary so it never splits an event.
+client, and is written only at an event boundary (as the one SSE parser, ``_wire.sse``, sees the
+stream) so it never splits an event.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Callable
 
 from tornado.ioloop import IOLoop
 
-COMMENT = b": keepalive\n\n"
+from jupyter_mcp._wire.sse import EventParser, comment
+
+COMMENT = comment("keepalive")
 
 
 class SSEKeepalive:
@@ -29,19 +32,19 @@ class SSEKeepalive:
         self.interval = interval
         self._write = write
         self._last = time.monotonic()
-        self._tail = b"\n\n"  # before the first event we are at a boundary
+        self._stream = EventParser()
         self._handle: object | None = None
         if interval > 0:
             self._arm(interval)
 
     @property
     def at_boundary(self) -> bool:
-        return self._tail.endswith((b"\n\n", b"\r\n\r\n", b"\r\r"))
+        return self._stream.at_boundary
 
     def passed(self, chunk: bytes) -> None:
         """Note a chunk forwarded to the client."""
         if chunk:
-            self._tail = (self._tail + chunk)[-4:]
+            self._stream.feed(chunk)
             self._last = time.monotonic()
 
     def stop(self) -> None:

@@ -5,6 +5,8 @@ Bodies stream both ways: request chunks go upstream as they arrive (the request 
 ``prepare``, before its body is read), response chunks go to the client as they arrive, so SSE
 events (progress notifications mid-call, ``subscriptions/listen``, the GET stream) are not held
 back. The client's Jupyter credentials stay here; upstream gets the kernel's bearer token.
+Upstream exchanges use ``jupyter_mcp._wire`` (the HTTP/1.1 client the ``connect`` bridge uses too;
+its module docstring says why it is hand-written and why one client serves both).
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import httputil, web
 from tornado.ioloop import IOLoop
 
+from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp._wire.http import Exchange, Response
+from jupyter_mcp._wire.origin import Origin, split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
 from jupyter_mcp.serverext.services import Services
-from jupyter_mcp.serverext.upstream import Exchange, Origin, UpstreamError
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +48,8 @@ _NOT_DOWNSTREAM = _HOP_BY_HOP | {"date", "server", "set-cookie", "www-authentica
 _SSE = "text/event-stream"
 _HEADER_GRACE = 0.05  # seconds an SSE response's headers wait for its first event
 _JSONRPC_SERVER_ERROR = -32000
+_UNREACHABLE = "Kernel tool server unreachable"
+_STOPPED = "Kernel tool server stopped answering"
 
 
 def upstream_headers(incoming: httputil.HTTPHeaders, info: ServerInfo) -> httputil.HTTPHeaders:
@@ -95,22 +101,25 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         _no_delay(self.request)
         try:
             info = await self.locate()
-            origin = _origin(info)
-            headers = upstream_headers(self.request.headers, info)
-            method = self.request.method or "GET"
-            self._exchange = await Exchange.open(self.services.pool, origin, method, _upstream_path(info), headers)
         except UnknownKernel as error:
             raise web.HTTPError(404, "%s", error, reason="Unknown kernel or notebook") from None
         except NoToolServer as error:
             raise web.HTTPError(503, "%s", error, reason="No MCP tool server yet") from None
-        except UpstreamError as error:
-            raise web.HTTPError(502, "%s", error, reason="Kernel tool server unreachable") from None
+        origin, target = _upstream(info)
+        headers = upstream_headers(self.request.headers, info).get_all()
+        try:
+            self._exchange = await Exchange.open(
+                self.services.pool, origin, self.request.method or "GET", target, headers
+            )
+        except HttpError as error:
+            message = "cannot connect to the kernel's tool server at %s: %s"
+            raise web.HTTPError(502, message, origin.host_header, error, reason=_UNREACHABLE) from None
 
     def data_received(self, chunk: bytes) -> Awaitable[None] | None:
         if self._exchange is None:
             return None
-        # A failed upstream write shows up in end_request (a 502), not as an error in tornado's body reader.
-        return _settled(self._exchange.send(chunk))
+        # A failed upstream write shows up in the response (a 502), not as an error in tornado's body reader.
+        return self._exchange.send(chunk)
 
     # ---- verbs ---------------------------------------------------------------------------------------
 
@@ -133,32 +142,37 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         exchange = self._exchange
         assert exchange is not None
         try:
-            await exchange.end_request()
-            await exchange.receive(self)
-        except UpstreamError as error:
-            self._upstream_failed(error)
+            exchange.end_request()
+            response = await exchange.response()
+            self.start(response)
+            async for chunk in response.chunks():
+                if (slow_client := self.body(chunk)) is not None:
+                    await slow_client
+        except HttpError as error:
+            if not self._client_gone:
+                self._upstream_failed(error)
             return
         finally:
             self._stop_keepalive()
         if not self._client_gone:
             self.finish(set_content_type=self._content_type or "application/json")
 
-    def _upstream_failed(self, error: UpstreamError) -> None:
+    def _upstream_failed(self, error: HttpError) -> None:
         if not self._headers_written:
-            raise web.HTTPError(502, "%s", error, reason="Kernel tool server stopped answering")
+            raise web.HTTPError(502, "the kernel's tool server stopped answering: %s", error, reason=_STOPPED)
         # Mid-response: end the client's connection without a clean end, so it sees a cut stream.
         logger.info("upstream ended mid-response: %s", error)
         self.request.connection.close()  # type: ignore[union-attr]
 
-    # ---- response (ResponseSink) ---------------------------------------------------------------------
+    # ---- response -----------------------------------------------------------------------------------
 
-    def start(self, code: int, reason: str, headers: httputil.HTTPHeaders) -> None:
-        self.set_status(code, reason)
+    def start(self, response: Response) -> None:
+        self.set_status(response.status, response.reason)
         self.clear_header("Content-Type")
-        for name, value in headers.get_all():
+        for name, value in response.fields:
             if name.lower() not in _NOT_DOWNSTREAM:
                 self.add_header(name, value)
-        self._content_type = headers.get("Content-Type", "")
+        self._content_type = response.headers.get("content-type", "")
         if self._content_type.startswith(_SSE):
             self._keepalive = SSEKeepalive(self.services.keepalive_interval, self._write_now)
             # Headers go out with the first event (one write instead of two), or alone if it is slow to come.
@@ -211,13 +225,13 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         self._client_gone = True
         self._stop_keepalive()
         if self._exchange is not None:
-            self._exchange.abort()
+            self._exchange.close()
 
     def on_finish(self) -> None:
         # An exchange the relay did not complete (an error, a refused body) must not leak its socket;
-        # after a completed one this is a no-op (the connection went back to the pool, detached).
+        # after a completed one this is a no-op (the connection went back to the pool).
         if self._exchange is not None:
-            self._exchange.abort()
+            self._exchange.close()
 
     def _stop_keepalive(self) -> None:
         self._cancel_header_timer()
@@ -253,35 +267,18 @@ class NotebookProxyHandler(ProxyHandler):
         return await self.services.directory.server_of_notebook(self.path_kwargs["path"])
 
 
-def _settled(written: Future[None]) -> Future[None] | None:
-    """``None`` if the write is done (nothing to wait for), else a future that never fails."""
-    if written.done():
-        written.exception()  # retrieved: a failure is reported by end_request
-        return None
-    settled: Future[None] = Future()
-
-    def settle(done: Future[None]) -> None:
-        done.exception()
-        settled.set_result(None)
-
-    written.add_done_callback(settle)
-    return settled
-
-
 async def _maybe(result: Awaitable[None] | None) -> None:
     if result is not None:
         await result
 
 
-def _origin(info: ServerInfo) -> Origin:
-    parts = urlsplit(info.url)
-    if parts.hostname is None or parts.port is None:
-        raise UpstreamError(f"the kernel advertised an unusable URL {info.url!r}")
-    return Origin(parts.hostname, parts.port)
-
-
-def _upstream_path(info: ServerInfo) -> str:
-    return urlsplit(info.url).path or "/mcp"
+def _upstream(info: ServerInfo) -> tuple[Origin, str]:
+    """Where the kernel's server listens, and its MCP path."""
+    try:
+        origin, _ = split_url(info.url)
+    except ValueError:
+        raise web.HTTPError(502, "the kernel advertised an unusable URL %r", info.url, reason=_UNREACHABLE) from None
+    return origin, urlsplit(info.url).path or "/mcp"
 
 
 def _no_delay(request: httputil.HTTPServerRequest) -> None:

@@ -9,51 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, TypedDict
-from urllib.parse import quote, urlsplit
+from typing import Any
+from urllib.parse import quote
 
 from jupyter_server.utils import url_path_join
-from tornado import httputil
 
+from jupyter_mcp._wire.connections import ConnectionPool
+from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp._wire.http import Exchange
+from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.serverext.directory import Located
-from jupyter_mcp.serverext.upstream import ConnectionPool, Exchange, Origin, UpstreamError
-
-
-class ToolEntry(TypedDict):
-    name: str
-    title: str | None
-    description: str | None
-    enabled: bool
-    calls: int
-    errors: int
-    running: int
-
-
-class ClientEntry(TypedDict):
-    name: str
-    version: str
-    protocol_version: str
-    kind: str
-    since: float
-    last_seen: float
-
-
-class Routes(TypedDict):
-    kernel: str
-    notebook: str | None
-
-
-class ServerEntry(TypedDict):
-    kernel_id: str
-    notebook_path: str | None
-    started: float
-    version: str
-    live: bool
-    tools: list[ToolEntry]
-    clients: list[ClientEntry]
-    calls: int
-    routes: Routes
+from jupyter_mcp.serverext.shapes import ClientEntry, ServerEntry, ToolEntry
 
 
 def kernel_route(base_url: str, kernel_id: str) -> str:
@@ -126,36 +93,21 @@ async def fetch_status(pool: ConnectionPool, info: ServerInfo, within: float) ->
     """The kernel's ``GET /status``, or ``None`` if it does not answer well within ``within`` seconds."""
     try:
         return await asyncio.wait_for(_get_status(pool, info), within)
-    except (UpstreamError, TimeoutError, ValueError):
+    except (HttpError, TimeoutError, ValueError):
         return None
 
 
 async def _get_status(pool: ConnectionPool, info: ServerInfo) -> dict[str, Any] | None:
-    parts = urlsplit(info.url)
-    if parts.hostname is None or parts.port is None:
-        return None
-    headers = httputil.HTTPHeaders({"Host": parts.netloc, "Authorization": f"Bearer {info.token}"})
-    exchange = await Exchange.open(pool, Origin(parts.hostname, parts.port), "GET", "/status", headers)
-    sink = _Collect()
+    origin, _ = split_url(info.url)
+    headers = [("Host", origin.host_header), ("Authorization", f"Bearer {info.token}")]
+    exchange = await Exchange.open(pool, origin, "GET", "/status", headers)
     try:
-        await exchange.end_request()
-        await exchange.receive(sink)
-    except asyncio.CancelledError:
-        exchange.abort()
-        raise
-    if sink.code != 200:
+        exchange.end_request()
+        response = await exchange.response()
+        body = await response.read()
+    finally:
+        exchange.close()  # a no-op once the body was read (the connection is back in the pool)
+    if response.status != 200:
         return None
-    data = json.loads(b"".join(sink.chunks))
+    data = json.loads(body)
     return data if isinstance(data, dict) else None
-
-
-class _Collect:
-    def __init__(self) -> None:
-        self.code = 0
-        self.chunks: list[bytes] = []
-
-    def start(self, code: int, reason: str, headers: httputil.HTTPHeaders) -> None:
-        self.code = code
-
-    def body(self, chunk: bytes) -> None:
-        self.chunks.append(chunk)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp.serverext.directory import ToolServerDirectory
-from jupyter_mcp.serverext.upstream import ConnectionPool
 
 
 @dataclass

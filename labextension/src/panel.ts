@@ -102,9 +102,7 @@ export class ToolsPanel extends Widget {
 
 function configText(reply: IConfigReply): string {
   const command = reply.config['command'];
-  return reply.client === 'inspector' && typeof command === 'string'
-    ? command
-    : JSON.stringify(reply.config, null, 2);
+  return reply.client === 'inspector' && typeof command === 'string' ? command : JSON.stringify(reply.config, null, 2);
 }
 
 function toolItem(tool: IToolEntry): HTMLElement {

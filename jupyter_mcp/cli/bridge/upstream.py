@@ -9,9 +9,11 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 
-from jupyter_mcp.cli.bridge.http import HttpClient, HttpError, Response
+from jupyter_mcp._wire.client import HttpClient
+from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp._wire.http import Response
+from jupyter_mcp._wire.sse import EventParser
 from jupyter_mcp.cli.bridge.locator import Endpoint
-from jupyter_mcp.cli.bridge.sse import EventStream
 
 logger = logging.getLogger(__name__)
 
@@ -101,10 +103,11 @@ class Link:
                 if body := await response.read():
                     yield body
             elif response.content_type == "text/event-stream":
-                stream = EventStream()
+                parser = EventParser()
                 async for chunk in response.chunks():
-                    for data in stream.feed(chunk):
-                        yield data
+                    for event in parser.feed(chunk):
+                        if event.data and event.event == b"message":  # a resumption primer carries nothing
+                            yield event.data
             else:
                 await response.read()
         except HttpError as exc:

@@ -1,4 +1,9 @@
-"""A keep-alive HTTP/1.1 client for kernels' tool servers that streams both ways.
+"""Reference for bench_wire.py: the proxy's former upstream client, on tornado's ``HTTP1Connection``.
+
+Kept here verbatim (from ``jupyter_mcp/serverext/upstream.py`` before issue 10) so the figures that
+chose ``jupyter_mcp/_wire`` over it can be measured again. Its own docstring follows.
+
+A keep-alive HTTP/1.1 client for kernels' tool servers that streams both ways.
 
 Why not tornado's ``AsyncHTTPClient``: it opens a new TCP connection per request and buffers
 or callback-streams bodies without back-pressure. Here one pooled connection per concurrent

@@ -1,8 +1,9 @@
-"""The bridge's HTTP client against a real uvicorn server: sized, chunked, streamed, reused, aborted."""
+"""``HttpClient`` (the bridge's) against a real uvicorn server: sized, chunked, streamed, reused, aborted."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -11,10 +12,13 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from jupyter_mcp.cli.bridge.http import HttpClient, HttpError, parse_origin
+from jupyter_mcp._wire.client import HttpClient
+from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.tools.serving import BackgroundServer
 
-disconnected = asyncio.Event()
+disconnected = threading.Event()
+"""Set from the server's own thread (its loop is not the test's)."""
 
 
 async def echo(request: Request) -> Response:
@@ -68,7 +72,7 @@ async def test_sized_bodies_and_connection_reuse(base: str) -> None:
     assert (first.status, await first.read(), first.headers["x-auth"]) == (200, b"hello", "Bearer t")
     second = await client.request("POST", {}, b"again")
     assert await second.read() == b"again"
-    assert len(client._idle) == 1  # one keep-alive connection served both
+    assert len(client._pool._idle[client.origin]) == 1  # one keep-alive connection served both
     client.close()
 
 
@@ -88,14 +92,14 @@ async def test_closing_a_response_disconnects(base: str) -> None:
         assert chunk == b"first"
         break
     response.close()
-    await asyncio.wait_for(disconnected.wait(), 10)  # the server saw the client go
+    assert await asyncio.to_thread(disconnected.wait, 10)  # the server saw the client go
     client.close()
 
 
 async def test_a_stale_idle_connection_is_replaced(base: str) -> None:
     client = HttpClient(f"{base}/echo")
     await (await client.request("POST", {}, b"x")).read()
-    (idle,) = client._idle
+    (idle,) = client._pool._idle[client.origin]
     idle.writer.transport.abort()  # as if the server had closed it while idle
     assert await (await client.request("POST", {}, b"y")).read() == b"y"
     client.close()
@@ -136,14 +140,17 @@ async def test_nothing_listening_is_an_error_before_sending() -> None:
     assert str(caught.value) == "connection refused"
 
 
-def test_parse_origin() -> None:
-    origin = parse_origin("http://[::1]:8888/mcp/kernels/abc?token=x")
-    assert (origin.host, origin.port, origin.target, origin.host_header) == (
+def test_split_url() -> None:
+    origin, target = split_url("http://[::1]:8888/mcp/kernels/abc?token=x")
+    assert (origin.host, origin.port, target, origin.host_header) == (
         "::1",
         8888,
         "/mcp/kernels/abc?token=x",
         "[::1]:8888",
     )
-    assert parse_origin("https://example.com/mcp").host_header == "example.com"
+    assert split_url("https://example.com/mcp")[0].host_header == "example.com"
+    assert str(split_url("http://example.com:80")[0]) == "http://example.com"
     with pytest.raises(ValueError, match="not an http"):
-        parse_origin("ws://example.com/mcp")
+        split_url("ws://example.com/mcp")
+    with pytest.raises(ValueError, match="bad port"):
+        split_url("http://example.com:99999/mcp")

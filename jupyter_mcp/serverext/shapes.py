@@ -1,0 +1,67 @@
+"""The REST API's replies (``/api/mcp/servers``, ``/api/mcp/config``): their one typed definition.
+
+``labextension/src/types.ts`` is generated from this module by ``scripts/labextension_types.py``;
+a test fails when the two differ, and another checks real replies against these shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from jupyter_mcp.clientconfig import ClientKind
+
+__all__ = ["ClientEntry", "ClientKind", "ConfigReply", "Routes", "ServerEntry", "ToolEntry"]
+
+
+class ToolEntry(TypedDict):
+    """A tool and its call counts."""
+
+    name: str
+    title: str | None
+    description: str | None
+    enabled: bool
+    calls: int
+    errors: int
+    running: int
+
+
+class ClientEntry(TypedDict):
+    """An MCP client that has talked to the kernel's server."""
+
+    name: str
+    version: str
+    protocol_version: str
+    kind: str
+    since: float
+    last_seen: float
+
+
+class Routes(TypedDict):
+    """The proxy routes (under the Jupyter server's base URL) that reach a kernel's tools."""
+
+    kernel: str
+    notebook: str | None
+
+
+class ServerEntry(TypedDict):
+    """One live tool server (``GET /api/mcp/servers`` is a list of these)."""
+
+    kernel_id: str
+    notebook_path: str | None
+    started: float
+    version: str
+    live: bool
+    tools: list[ToolEntry]
+    clients: list[ClientEntry]
+    calls: int
+    routes: Routes
+
+
+class ConfigReply(TypedDict):
+    """A ready client config (``GET /api/mcp/config``)."""
+
+    client: ClientKind
+    notebook: str | None
+    kernel_id: str | None
+    url: str
+    config: dict[str, Any]

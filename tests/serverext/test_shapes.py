@@ -1,0 +1,110 @@
+"""The REST replies, ``serverext/shapes.py`` and ``labextension/src/types.ts`` say the same thing.
+
+types.ts is generated from the shapes (checked here to be up to date), and real replies of a
+real Jupyter server are checked against the shapes key for key: a field added on one side only
+fails one of the two tests.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin, get_type_hints, is_typeddict
+
+import mcp_types as mt
+
+from jupyter_mcp.clientconfig import CLIENTS
+from jupyter_mcp.serverext.shapes import ConfigReply, ServerEntry
+from tests.serverext.conftest import Notebook, jupyter_client
+from tests.serverext.test_proxy import TOOLS, kernel_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_types_ts_is_generated_from_the_shapes() -> None:
+    script = ROOT / "scripts" / "labextension_types.py"
+    done = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def mismatches(value: Any, shape: Any, where: str = "reply") -> list[str]:
+    """Every place where a JSON value differs from a type: missing or extra keys, wrong types."""
+    origin, args = get_origin(shape), get_args(shape)
+    if shape is Any:
+        return []
+    if is_typeddict(shape):
+        return _typed_dict(value, shape, where)
+    if origin in (types.UnionType, typing.Union):
+        fits = any(not mismatches(value, arm, where) for arm in args)
+        return [] if fits else [f"{where}: {value!r} is none of {shape}"]
+    if origin is Literal:
+        return [] if value in args else [f"{where}: {value!r} is not one of {args}"]
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: {value!r} is not a list"]
+        return [problem for i, item in enumerate(value) for problem in mismatches(item, args[0], f"{where}[{i}]")]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{where}: {value!r} is not an object"]
+        return [problem for key, item in value.items() for problem in mismatches(item, args[1], f"{where}.{key}")]
+    return [] if _scalar_fits(value, shape) else [f"{where}: {value!r} is not {shape.__name__}"]
+
+
+def _typed_dict(value: Any, shape: Any, where: str) -> list[str]:
+    if not isinstance(value, dict):
+        return [f"{where}: {value!r} is not a {shape.__name__} object"]
+    hints = get_type_hints(shape)
+    problems = [f"{where}: {key!r} is in the reply but not in {shape.__name__}" for key in value.keys() - hints]
+    problems += [f"{where}: {key!r} is missing" for key in shape.__required_keys__ - value.keys()]
+    for key in value.keys() & hints.keys():
+        problems += mismatches(value[key], hints[key], f"{where}.{key}")
+    return problems
+
+
+def _scalar_fits(value: Any, shape: Any) -> bool:
+    if shape is float:  # a JSON number; bool is no number
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if shape is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, shape)
+
+
+def test_the_checker_finds_a_field_on_one_side_only() -> None:
+    tool = {"name": "t", "title": None, "description": "d", "enabled": True, "calls": 1, "errors": 0, "running": 0}
+    entry = {
+        "kernel_id": "k", "notebook_path": None, "started": 1.5, "version": "1", "live": True, "tools": [tool],
+        "clients": [], "calls": 1, "routes": {"kernel": "/k", "notebook": None},
+    }  # fmt: skip
+    assert mismatches(entry, ServerEntry) == []
+    assert mismatches({**entry, "extra": 1}, ServerEntry) == ["reply: 'extra' is in the reply but not in ServerEntry"]
+    assert mismatches({**entry, "tools": [{**tool, "calls": "1"}]}, ServerEntry) == [
+        "reply.tools[0].calls: '1' is not int"
+    ]
+    del entry["live"]
+    assert mismatches(entry, ServerEntry) == ["reply: 'live' is missing"]
+
+
+async def get_json(jp_fetch: Any, *parts: str, **params: str) -> Any:
+    return json.loads((await jp_fetch(*parts, params=params)).body)
+
+
+async def test_real_replies_match_the_shapes(
+    jp_fetch: Any, notebook: Notebook, server_url: str, jupyter_token: str
+) -> None:
+    await notebook.run(TOOLS)
+    info = mt.Implementation(name="shapes-test", version="1")
+    async with jupyter_client(kernel_url(server_url, notebook), jupyter_token, mode="legacy", client_info=info) as c:
+        await c.call_tool("get_var", {"name": "__name__"})
+        servers = await get_json(jp_fetch, "api", "mcp", "servers")
+    assert len(servers) == 1
+    assert servers[0]["tools"]
+    assert servers[0]["clients"]  # every nested shape is exercised
+    assert mismatches(servers, list[ServerEntry]) == []
+    for client in CLIENTS:
+        for target in ({"notebook": notebook.path}, {"kernel": notebook.kernel_id}):
+            reply = await get_json(jp_fetch, "api", "mcp", "config", client=client, **target)
+            assert mismatches(reply, ConfigReply) == [], (client, target)
