@@ -5,8 +5,12 @@ import { requestAPI } from './request';
 import { IMCPServers } from './tokens';
 import { ClientKind, IConfigReply, IServerEntry } from './types';
 
-/** Seconds between refreshes while the page is visible (the poll stands by when it is hidden). */
-const INTERVAL_MS = 5000;
+/**
+ * Milliseconds between refreshes while the page is visible (the poll stands by when it is hidden).
+ * One second keeps the status bar's client count in step with the server panel (which refreshes on
+ * every call); each poll is one request answered from the kernels' own status endpoints.
+ */
+const INTERVAL_MS = 1000;
 
 /**
  * Polls `GET /api/mcp/servers` at a modest interval, backing off on errors.
