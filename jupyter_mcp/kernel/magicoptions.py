@@ -1,21 +1,19 @@
-"""The ``%%mcp_tool`` / ``%mcp_tool`` flags: each sets one ``ToolOptions`` key.
+"""The flags of ``%%mcp_tool``, ``%%mcp_resource`` and ``%%mcp_prompt``: each sets one option key.
 
-A value flag's help is that key's sentence in ``OPTION_HELP``; a switch sets a fixed value (the
-annotation switches merge into ``annotations``). Keys without a flag are listed in ``PYTHON_ONLY``.
+A value flag's help is that key's sentence in the kind's option help (``OPTION_HELP``,
+``RESOURCE_OPTION_HELP``, ``PROMPT_OPTION_HELP``); a switch sets a fixed value (the annotation
+switches merge into ``annotations``). Keys without a flag are listed in each set's ``python_only``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from IPython.core.magic_arguments import argument
 
-from jupyter_mcp.tools.options import OPTION_HELP, ToolOptions
-
-PYTHON_ONLY = frozenset({"name", "meta", "icons", "output_schema"})
-"""Options given from Python only (``name`` is the magic's NAME argument or ``--name``)."""
+from jupyter_mcp.tools.options import OPTION_HELP, PROMPT_OPTION_HELP, RESOURCE_OPTION_HELP
 
 
 def _comma_set(text: str) -> set[str]:
@@ -36,8 +34,8 @@ class Flag:
     def dest(self) -> str:
         return self.flag.removeprefix("--").replace("-", "_")
 
-    def argument(self) -> Callable[[Any], Any]:
-        text = self.help or OPTION_HELP[self.key]
+    def argument(self, help_table: Mapping[str, str]) -> Callable[[Any], Any]:
+        text = self.help or help_table[self.key]
         if self.value is None:
             return argument(self.flag, type=self.parse or str, help=text)  # type: ignore[no-untyped-call]
         return argument(self.flag, action="store_true", help=text)  # type: ignore[no-untyped-call]
@@ -52,36 +50,67 @@ class Flag:
             options[self.key] = self.value
 
 
-FLAGS = (
+@dataclass(frozen=True)
+class FlagSet:
+    """The flags of one kind's magic, the help they say, and the options given from Python only."""
+
+    flags: tuple[Flag, ...]
+    help: Mapping[str, str]
+    python_only: frozenset[str]
+
+    def __call__(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """Add every flag to a magic's argument parser (decorator, under ``@magic_arguments``)."""
+        for flag in reversed(self.flags):
+            function = flag.argument(self.help)(function)
+        return function
+
+    def options(self, args: Any) -> dict[str, Any]:
+        """Parsed magic flags -> the kind's keyword arguments (only what was given)."""
+        options: dict[str, Any] = {}
+        for flag in self.flags:
+            flag.apply(getattr(args, flag.dest), options)
+        return options
+
+
+COMMON_FLAGS = (
     Flag("--title", "title"),
     Flag("--description", "description"),
     Flag("--tags", "tags", parse=_comma_set, help="Comma-separated tags, for enabling and disabling groups."),
-    Flag("--read-only", "annotations", {"readOnlyHint": True}, help="readOnlyHint: the tool changes nothing."),
-    Flag("--destructive", "annotations", {"destructiveHint": True}, help="destructiveHint: changes cannot be undone."),
-    Flag(
-        "--idempotent",
-        "annotations",
-        {"idempotentHint": True},
-        help="idempotentHint: repeating a call changes nothing more.",
-    ),
-    Flag("--closed-world", "annotations", {"openWorldHint": False}, help="openWorldHint false: no external systems."),
-    Flag("--timeout", "timeout", parse=float),
-    Flag("--strict", "strict", True),
-    Flag("--main-thread", "run_on", "main", help="Run on the kernel's main thread, between cells."),
-    Flag("--disabled", "enabled", False, help="Register the tool disabled."),
+    Flag("--disabled", "enabled", False, help="Register it disabled."),
 )
 
+TOOL_FLAGS = FlagSet(
+    (
+        *COMMON_FLAGS[:3],
+        Flag("--read-only", "annotations", {"readOnlyHint": True}, help="readOnlyHint: the tool changes nothing."),
+        Flag(
+            "--destructive", "annotations", {"destructiveHint": True}, help="destructiveHint: changes cannot be undone."
+        ),
+        Flag(
+            "--idempotent",
+            "annotations",
+            {"idempotentHint": True},
+            help="idempotentHint: repeating a call changes nothing more.",
+        ),
+        Flag(
+            "--closed-world", "annotations", {"openWorldHint": False}, help="openWorldHint false: no external systems."
+        ),
+        Flag("--timeout", "timeout", parse=float),
+        Flag("--strict", "strict", True),
+        Flag("--main-thread", "run_on", "main", help="Run on the kernel's main thread, between cells."),
+        COMMON_FLAGS[3],
+    ),
+    OPTION_HELP,
+    frozenset({"name", "meta", "icons", "output_schema", "input_schema"}),
+)
+"""``%%mcp_tool`` / ``%mcp_tool`` (``name`` is the magic's NAME argument or ``--name``)."""
 
-def with_tool_flags(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Add every ``FLAGS`` entry to a magic's argument parser (decorator, under ``@magic_arguments``)."""
-    for flag in reversed(FLAGS):
-        function = flag.argument()(function)
-    return function
+RESOURCE_FLAGS = FlagSet(
+    (Flag("--name", "name"), Flag("--mime-type", "mime_type"), *COMMON_FLAGS),
+    RESOURCE_OPTION_HELP,
+    frozenset({"meta", "icons", "annotations", "completer"}),
+)
+"""``%%mcp_resource`` / ``%mcp_resource``."""
 
-
-def tool_options(args: Any) -> ToolOptions:
-    """Parsed magic flags -> ``Tool.from_function`` keyword arguments (only what was given)."""
-    options: dict[str, Any] = {}
-    for flag in FLAGS:
-        flag.apply(getattr(args, flag.dest), options)
-    return cast(ToolOptions, options)
+PROMPT_FLAGS = FlagSet(COMMON_FLAGS, PROMPT_OPTION_HELP, frozenset({"name", "meta", "icons", "completer"}))
+"""``%%mcp_prompt`` / ``%mcp_prompt`` (``name`` is the magic's NAME argument)."""
