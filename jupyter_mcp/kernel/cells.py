@@ -84,9 +84,9 @@ class CellComponents:
         if previous is None or previous == (kind, key):
             return
         old_kind, old_key = previous
-        registry = {"tool": server.registry, "resource": server.resource_registry, "prompt": server.prompt_registry}
-        if old_key in registry[old_kind]:
-            registry[old_kind].remove(old_key)
+        registry = server.registry_of(old_kind)
+        if old_key in registry:
+            registry.remove(old_key)
 
 
 def _current_cell_id(shell: Any) -> str | None:

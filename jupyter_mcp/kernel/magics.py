@@ -28,8 +28,8 @@ from jupyter_mcp.kernel.magicoptions import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_F
 from jupyter_mcp.kernel.server import NotebookServer, get_server
 from jupyter_mcp.tools.errors import ResourceError, ToolDefinitionError
 from jupyter_mcp.tools.prompts import Prompt
-from jupyter_mcp.tools.resources import AnyResource, resource_from_function, template_variables
 from jupyter_mcp.tools.resourcedata import to_contents
+from jupyter_mcp.tools.resources import AnyResource, resource_from_function, template_variables
 from jupyter_mcp.tools.tool import Tool
 
 

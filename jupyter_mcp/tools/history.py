@@ -216,11 +216,17 @@ class CallHistory(BaseCallObserver):
         return value
 
     def _clip_block(self, block: dict[str, Any]) -> dict[str, Any]:
-        data = block.get("data")
+        resource = block.get("resource")
+        if block.get("type") == "resource" and isinstance(resource, dict):
+            return {**block, "resource": self._clip_binary(resource, "blob")}
+        return self._clip_binary(block, "data")
+
+    def _clip_binary(self, block: dict[str, Any], key: str) -> dict[str, Any]:
+        data = block.get(key)
         if isinstance(data, str) and len(data) > self.max_payload * 10:
             # Binary payloads (images) keep a generous budget so the panels can still show them.
-            return {**block, "data": None, "truncated": len(data)}
-        return {k: (v if k == "data" else self._clip(v)) for k, v in block.items()}
+            return {**block, key: None, "truncated": len(data)}
+        return {k: (v if k == key else self._clip(v)) for k, v in block.items()}
 
 
 def outcome_parts(result: CallOutcome | None) -> tuple[Any, list[dict[str, Any]]]:

@@ -23,7 +23,7 @@ from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools.calls import CallPath, CallSettings
-from jupyter_mcp.tools.events import CallObserver
+from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
 from jupyter_mcp.tools.handlers import Handlers
 from jupyter_mcp.tools.listcache import ListCache
@@ -133,6 +133,15 @@ class ToolServer:
     def registries(self) -> tuple[Registry[Any], ...]:
         """The tool, resource and prompt registries, in that order."""
         return (self.registry, self.resource_registry, self.prompt_registry)
+
+    def registry_of(self, kind: Kind) -> Registry[Any]:
+        """The registry holding ``kind`` (``"tool"``, ``"resource"`` or ``"prompt"``)."""
+        by_kind: dict[Kind, Registry[Any]] = {
+            "tool": self.registry,
+            "resource": self.resource_registry,
+            "prompt": self.prompt_registry,
+        }
+        return by_kind[kind]
 
     # ---- registering tools -----------------------------------------------------------------------
 
