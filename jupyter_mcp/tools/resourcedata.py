@@ -55,6 +55,8 @@ def mime_for_annotation(annotation: Any) -> str | None:
     if annotation is inspect.Signature.empty or annotation is Any:
         return None
     origin = typing.get_origin(annotation) or annotation
+    if origin in (Image, Audio, File):
+        return None  # the value's own format says which
     if origin is str:
         return TEXT
     if origin in (bytes, bytearray):
@@ -64,7 +66,7 @@ def mime_for_annotation(annotation: Any) -> str | None:
     name = getattr(origin, "__name__", "")
     if name == "DataFrame":
         return JSON
-    if name == "Figure" or origin is Image:
+    if name == "Figure":
         return PNG
     return None
 

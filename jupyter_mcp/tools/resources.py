@@ -172,7 +172,7 @@ def resource_from_function(fn: Callable[..., Any], uri: str, **options: Unpack[R
         raise ToolDefinitionError(f"resource URI must look like scheme://path (e.g. data://cities); got {uri!r}")
     parsed = parse_function(fn, name=options.get("name"), noun="resource")
     common = _common(parsed, options)
-    if not UriTemplate.is_template(uri):
+    if not _is_template(uri):
         _check_static(parsed, uri)
         if options.get("completer"):
             raise ToolDefinitionError(f"resource {uri!r} has no parameters to complete; completer= needs a template")
@@ -221,11 +221,16 @@ def _annotations(value: mt.Annotations | Mapping[str, Any] | None) -> mt.Annotat
 
 def template_variables(uri: str) -> tuple[list[str], list[str]]:
     """A URI's template variables: ``(path variables, optional query variables)``; both empty for a plain URI."""
-    if not UriTemplate.is_template(uri):
+    if not _is_template(uri):
         return [], []
     matcher = _parse_template(uri)
     query = matcher.query_variable_names
     return [v for v in matcher.variable_names if v not in query], [v for v in matcher.variable_names if v in query]
+
+
+def _is_template(uri: str) -> bool:
+    """Any brace makes a template (a malformed one is then an error, not a plain URI)."""
+    return "{" in uri or "}" in uri
 
 
 def _parse_template(uri: str) -> UriTemplate:
