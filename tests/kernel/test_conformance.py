@@ -8,6 +8,7 @@ the bearer token (its raw requests drop the URL's query).
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from collections.abc import Iterator
@@ -131,6 +132,16 @@ def assert_fixtures_are_served(kernel: Kernel) -> None:
     assert anyio.run(listed) == (FIXTURE_TOOLS, FIXTURE_RESOURCES, FIXTURE_PROMPTS)
 
 
+def failed_checks(results: Path) -> list[str]:
+    """Every check that failed, with its scenario and message (the suite's summary names only scenarios)."""
+    failed = []
+    for checks in sorted(results.glob("*/checks.json")):
+        for check in json.loads(checks.read_text()):
+            if check.get("status") == "FAILURE":
+                failed.append(f"{checks.parent.name}: {check.get('id')}: {check.get('errorMessage', '')[:300]}")
+    return failed
+
+
 @pytest.mark.parametrize("name", list(RUNS))
 def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name: str) -> None:
     run = RUNS[name]
@@ -139,8 +150,9 @@ def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name
     kernel.run(FIXTURES.read_text())
     assert_fixtures_are_served(kernel)
     baseline = ROOT / "tests/fixtures" / run.baseline
+    results = tmp_path / "results"
     with target(kernel, run) as address:
-        command = [str(NODE), str(run.suite), "server", "--url", address, *run.arguments]
+        command = [str(NODE), str(run.suite), "server", "--url", address, *run.arguments, "-o", str(results)]
         completed = subprocess.run(
             [*command, "--expected-failures", str(baseline)],
             cwd=tmp_path,
@@ -152,6 +164,6 @@ def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name
     output = completed.stdout + completed.stderr
     summary = re.search(r"Total: (\d+) passed, (\d+) failed", output)
     assert summary is not None, output[-3000:]
-    assert completed.returncode == 0, output[-6000:]
+    assert completed.returncode == 0, output[-4000:] + "\n".join(failed_checks(results))
     for scenario in run.must_pass:
         assert re.search(rf"✓ {scenario}: [1-9]\d* passed, 0 failed", output), f"{scenario} did not pass"
