@@ -8,12 +8,29 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
-from pathlib import PurePath
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
 from typing import Any, Literal
+
+from jupyter_mcp.tokens import ENV_VAR
 
 ClientKind = Literal["claude", "vscode", "cursor", "inspector"]
 CLIENTS: tuple[ClientKind, ...] = ("claude", "vscode", "cursor", "inspector")
+
+
+def stdio_command(python: str | None = None) -> tuple[str, ...]:
+    """How a client starts ``jupyter-mcp`` of this interpreter (``python``, default ``sys.executable``).
+
+    Desktop clients start stdio servers with a minimal PATH, so the command is absolute: the
+    ``jupyter-mcp`` script next to the interpreter, else ``<python> -m jupyter_mcp``.
+    """
+    # absolute(), not resolve(): a venv's python is a symlink whose own location selects the venv.
+    interpreter = Path(python or sys.executable).absolute()
+    script = interpreter.with_name("jupyter-mcp.exe" if sys.platform == "win32" else "jupyter-mcp")
+    if script.is_file():
+        return (str(script),)
+    return (str(interpreter), "-m", "jupyter_mcp")
 
 
 @dataclass(frozen=True)
@@ -21,7 +38,8 @@ class Target:
     """Where a client should connect.
 
     ``url`` + ``headers`` for HTTP clients; ``connect_target`` (a notebook path or kernel id)
-    for stdio clients that launch ``jupyter-mcp connect``.
+    for stdio clients that launch ``jupyter-mcp connect``, with ``env`` set (secrets go there,
+    never into ``connect_args``: a process's arguments are visible to every user of the machine).
     """
 
     name: str
@@ -29,8 +47,9 @@ class Target:
     headers: dict[str, str]
     connect_target: str | None = None
     connect_args: tuple[str, ...] = ()
-    command: str = "jupyter-mcp"
-    """The executable stdio clients start (the CLI puts its absolute path here)."""
+    env: dict[str, str] = field(default_factory=dict)
+    command: tuple[str, ...] = field(default_factory=stdio_command)
+    """How stdio clients start ``jupyter-mcp``, by absolute path (see ``stdio_command``)."""
 
 
 def kernel_target(
@@ -40,7 +59,7 @@ def kernel_target(
     kernel_id: str,
     *,
     name: str | None = None,
-    command: str = "jupyter-mcp",
+    command: tuple[str, ...] | None = None,
 ) -> Target:
     """The target for one kernel's own server: HTTP clients present its token; stdio clients run
     ``jupyter-mcp connect`` on the notebook (which follows it across restarts), else the kernel."""
@@ -49,8 +68,23 @@ def kernel_target(
         url=url,
         headers={"Authorization": f"Bearer {token}"},
         connect_target=notebook_path or kernel_id,
-        command=command,
+        env=discovery_env(),
+        command=command or stdio_command(),
     )
+
+
+def discovery_env() -> dict[str, str]:
+    """What ``connect TARGET`` needs to find the discovery files wherever the client starts it: the
+    runtime directory, which clients cannot derive (they pass on neither JUPYTER_* nor XDG_* variables)."""
+    from jupyter_mcp import discovery
+
+    return {"JUPYTER_RUNTIME_DIR": str(discovery.runtime_dir())}
+
+
+def url_target(name: str, url: str, headers: dict[str, str], token: str) -> Target:
+    """A target at a fixed URL: HTTP clients send ``headers``; stdio clients run ``connect --url``
+    with the token in the environment."""
+    return Target(name=name, url=url, headers=headers, connect_args=("--url", url), env={ENV_VAR: token})
 
 
 def server_name(notebook_path: str | None, kernel_id: str) -> str:
@@ -73,11 +107,15 @@ def config_for(kind: str, target: Target) -> dict[str, Any]:
 
 
 def _stdio_entry(target: Target) -> dict[str, Any]:
-    args = ["connect"]
+    command, *prefix = target.command
+    args = [*prefix, "connect"]
     if target.connect_target:
         args.append(target.connect_target)
     args.extend(target.connect_args)
-    return {"command": target.command, "args": args}
+    entry: dict[str, Any] = {"command": command, "args": args}
+    if target.env:
+        entry["env"] = dict(target.env)
+    return entry
 
 
 def inspector_command(target: Target) -> str:

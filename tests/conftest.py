@@ -28,7 +28,11 @@ def mode(request: pytest.FixtureRequest) -> str:
 
 def http_client(url: str, token: str | None, **options: Any) -> Client:
     """A real ``mcp.Client`` over streamable HTTP, presenting ``token`` as a bearer header."""
-    headers = {"Authorization": f"Bearer {token}"} if token else None
+    return header_client(url, {"Authorization": f"Bearer {token}"} if token else None, **options)
+
+
+def header_client(url: str, headers: dict[str, str] | None, **options: Any) -> Client:
+    """A real ``mcp.Client`` over streamable HTTP sending ``headers`` (as a client config gives them)."""
     transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
     return Client(transport, **options)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.manager import KernelManager
 
 NODE = Path(sys.executable).parent / "node"
@@ -58,6 +59,17 @@ class Kernel:
         self.client.start_channels()
         self.client.wait_for_ready(timeout=60)
         self.stray: list[dict[str, Any]] = []
+
+    @classmethod
+    def attach(cls, connection_file: str) -> Kernel:
+        """A client for a kernel somebody else started (a Jupyter server's), from its connection file."""
+        kernel = cls.__new__(cls)
+        kernel.client = BlockingKernelClient(connection_file=connection_file)
+        kernel.client.load_connection_file()
+        kernel.client.start_channels(hb=False)  # no heartbeat: a kernel still starting is not "dead"
+        kernel.client.wait_for_ready(timeout=60)
+        kernel.stray = []
+        return kernel
 
     @property
     def kernel_id(self) -> str:

@@ -65,3 +65,46 @@ def test_quickstart_runs_and_serves_an_outside_client(isolated_runtime: Path) ->
     assert "Invalid arguments for tool 'word_count'" in outputs_text(
         by_source['bad = await server.call("word_count", {"txt": "typo"})']
     )
+
+
+SOLUTIONS = {
+    "05-results-and-errors.ipynb": '''@jupyter_mcp.tool
+def safe_divide(a: float, b: float) -> float:
+    """a divided by b."""
+    if b == 0:
+        raise jupyter_mcp.ToolError("cannot divide by zero")
+    return a / b
+''',
+    "06-context-progress-and-logs.ipynb": '''@jupyter_mcp.tool
+def count_to(n: int, ctx: Context) -> int:
+    """Counts, reporting each number."""
+    for i in range(1, n + 1):
+        ctx.report_progress(i, n)
+    return n
+''',
+}
+"""Each workshop chapter ends with an exercise cell (a stub) and a check cell; these solve them."""
+
+
+def run_chapter(name: str, runtime: Path, solution: str | None = None) -> list[Any]:
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    if solution is not None:
+        notebook.cells[-2].source = solution
+    client = NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    with client.setup_kernel(env={**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime)}):
+        for index, cell in enumerate(notebook.cells):
+            client.execute_cell(cell, index)
+    errors = [o for cell in notebook.cells for o in cell.get("outputs", []) if o["output_type"] == "error"]
+    assert errors == []
+    return list(notebook.cells)
+
+
+@pytest.mark.parametrize("name", sorted(SOLUTIONS))
+def test_a_chapter_runs_and_its_check_tells_the_student(name: str, isolated_runtime: Path) -> None:
+    unsolved = outputs_text(run_chapter(name, isolated_runtime)[-1])
+    assert unsolved.startswith("✗ not yet:"), unsolved
+    solved = outputs_text(run_chapter(name, isolated_runtime, SOLUTIONS[name])[-1]).splitlines()
+    assert solved
+    assert all(line.startswith("✓ ") for line in solved), solved

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.cli import config, connect, listing, serve
+from jupyter_mcp.cli import config, connect, listing, serve, token_option
 from jupyter_mcp.cli.errors import CLIError
 
 __all__ = ["CLIError", "main"]
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit status (``CLIError`` becomes a one-line message)."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(token_option.join_values(sys.argv[1:] if argv is None else argv))
     _configure_logging(args.verbose, args.quiet)
     try:
         status: int = args.run(args)

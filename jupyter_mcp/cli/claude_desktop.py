@@ -90,10 +90,15 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _is_ours(entry: Any) -> bool:
+    """An entry that starts ``jupyter-mcp connect|serve``: the script, or ``python -m jupyter_mcp``."""
     if not isinstance(entry, dict):
         return False
-    command, args = str(entry.get("command", "")), entry.get("args") or []
-    return Path(command).name == "jupyter-mcp" and bool(args) and args[0] in ("connect", "serve")
+    command, args = str(entry.get("command", "")), list(entry.get("args") or [])
+    if args[:2] == ["-m", "jupyter_mcp"]:
+        args = args[2:]
+    elif Path(command).stem != "jupyter-mcp":
+        return False
+    return bool(args) and args[0] in ("connect", "serve")
 
 
 def _backup(path: Path) -> Path | None:

@@ -12,13 +12,20 @@ import argparse
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
-from jupyter_mcp.clientconfig import CLIENTS, Target, config_for, kernel_target, server_name
+from jupyter_mcp.clientconfig import (
+    CLIENTS,
+    Target,
+    config_for,
+    discovery_env,
+    kernel_target,
+    server_name,
+    stdio_command,
+)
 
 if TYPE_CHECKING:
     from jupyter_mcp.cli.targets import TargetSpec
@@ -38,7 +45,9 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "target", nargs="?", metavar="TARGET", help="notebook path (.ipynb) or kernel id; omit when only one serves"
     )
     parser.add_argument("--name", help="server name in the client's config (default: the notebook's name)")
-    parser.add_argument("--command", help="claude: the jupyter-mcp executable to start (default: this one)")
+    parser.add_argument(
+        "--command", help="claude: the jupyter-mcp executable to start (default: this one); printed by absolute path"
+    )
     parser.add_argument("--install", action="store_true", help="claude: merge the entry into Claude Desktop's config")
     parser.add_argument(
         "--config-file",
@@ -70,10 +79,10 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
     info = _live(spec, required=client != "claude")
     if info is None:
         path = os.path.abspath(spec.value)
-        return Target(name or server_name(path, ""), "", {}, connect_target=path, command=command or own_command())
-    return kernel_target(
-        info.url, info.token, info.notebook_path, info.kernel_id, name=name, command=command or own_command()
-    )
+        return Target(
+            name or server_name(path, ""), "", {}, connect_target=path, env=discovery_env(), command=stdio(command)
+        )
+    return kernel_target(info.url, info.token, info.notebook_path, info.kernel_id, name=name, command=stdio(command))
 
 
 def _live(spec: TargetSpec, *, required: bool) -> ServerInfo | None:
@@ -97,12 +106,14 @@ def _live(spec: TargetSpec, *, required: bool) -> ServerInfo | None:
         raise
 
 
-def own_command() -> str:
-    """This jupyter-mcp executable's absolute path: desktop apps start servers with a minimal PATH."""
-    script = Path(sys.argv[0])
-    if script.name == "jupyter-mcp" and script.is_file():
-        return str(script.absolute())
-    return shutil.which("jupyter-mcp") or "jupyter-mcp"
+def stdio(command: str | None) -> tuple[str, ...]:
+    """``--command`` by absolute path (desktop apps start servers with a minimal PATH), else this one."""
+    if command is None:
+        return stdio_command()
+    found = shutil.which(command)
+    if found is None:
+        raise CLIError(f"--command: {command!r} is not an executable file (nor found on PATH)")
+    return (os.path.abspath(found),)
 
 
 def _install(config: dict[str, Any], config_file: Path | None) -> int:

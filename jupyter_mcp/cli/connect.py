@@ -2,7 +2,8 @@
 
 Desktop clients start it from their config; it relays to the kernel's streamable HTTP server,
 follows the notebook across kernel restarts, and answers with an explanatory tool error while
-no kernel serves it.
+no kernel serves it. With --url, the token comes from --token or $JUPYTER_MCP_TOKEN (client
+configs use the variable: a process's arguments are visible to every user of the machine).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import signal
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from jupyter_mcp.cli import token_option
 from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 
@@ -39,7 +41,7 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="notebook path (.ipynb) or kernel id (a prefix is enough); omit when exactly one notebook serves tools",
     )
     parser.add_argument("--url", help="an explicit MCP endpoint instead of TARGET (e.g. a Jupyter server route)")
-    parser.add_argument("--token", help="bearer token for --url")
+    token_option.add(parser, "bearer token for --url (default: $JUPYTER_MCP_TOKEN)")
     parser.add_argument(
         "--poll", type=_seconds, default=0.5, metavar="SECONDS", help="how often to look for a restarted kernel"
     )
@@ -84,7 +86,7 @@ def make_locator(target: str | None, url: str | None, token: str | None) -> Loca
     if url is not None:
         if target:
             raise CLIError("give either TARGET or --url, not both")
-        return FixedLocator(_checked_url(url), token)
+        return FixedLocator(_checked_url(url), token_option.given_or_env(token))
     if token is not None:
         raise CLIError("--token goes with --url (a TARGET's token comes from its discovery file)")
     return DiscoveryLocator(_startup_target(target))

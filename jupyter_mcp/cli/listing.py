@@ -1,20 +1,26 @@
-"""``jupyter-mcp list [--json]``: the notebooks serving tools now, from the discovery files.
+"""``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools now.
 
-Stale files (their kernel is gone) are skipped and removed on the way.
+Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
+skipped and removed on the way). With ``--hub``: every user's on a JupyterHub, for an instructor
+(the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from jupyter_mcp.cli._text import help_text
+from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.discovery import ServerInfo
 
 COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "STARTED")
+HUB_COLUMNS = ("USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL")
 
 
 def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -22,10 +28,16 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "list", parents=[common], help="live notebooks serving tools", description=help_text(__doc__)
     )
     parser.add_argument("--json", action="store_true", help="print JSON (without tokens) for scripts")
+    parser.add_argument("--hub", metavar="URL", help="list every user's notebooks on this JupyterHub")
+    parser.add_argument("--token", help="with --hub: an admin's API token (default: $JUPYTERHUB_API_TOKEN)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.hub:
+        return run_hub(args.hub, hub_token(args.token), as_json=args.json)
+    if args.token:
+        raise CLIError("--token goes with --hub (local notebooks need none)")
     from jupyter_mcp import discovery
 
     servers = discovery.read_all()
@@ -38,6 +50,33 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def hub_token(given: str | None) -> str:
+    token = given or os.environ.get("JUPYTERHUB_API_TOKEN")
+    if not token:
+        raise CLIError("--hub needs a token: --token T or $JUPYTERHUB_API_TOKEN (an admin's, from <hub>/hub/token)")
+    return token
+
+
+def run_hub(hub_url: str, token: str, *, as_json: bool) -> int:
+    from jupyter_mcp.cli.hub import hub_servers
+
+    servers = hub_servers(hub_url, token)
+    if as_json:
+        print(json.dumps([asdict(s) for s in servers], indent=2))
+    elif servers:
+        rows = [
+            HUB_COLUMNS,
+            *(
+                (s.user, s.notebook_path or "-", ", ".join(s.tools) or "-", str(s.clients), str(s.calls), s.url)
+                for s in servers
+            ),
+        ]
+        print(aligned(rows))
+    else:
+        print(f"No user on {hub_url} has a notebook serving MCP tools.")
+    return 0
+
+
 def as_json(info: ServerInfo) -> dict[str, Any]:
     """The discovery record minus its token (``jupyter-mcp config`` prints what a client needs)."""
     record = info.to_json()
@@ -46,8 +85,12 @@ def as_json(info: ServerInfo) -> dict[str, Any]:
 
 
 def table(servers: Sequence[ServerInfo]) -> str:
-    rows = [COLUMNS, *(row(s) for s in servers)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS) - 1)]
+    return aligned([COLUMNS, *(row(s) for s in servers)])
+
+
+def aligned(rows: Sequence[Sequence[str]]) -> str:
+    """Columns padded to their widest cell (the last one left ragged)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     lines = ["  ".join([*(cell.ljust(w) for cell, w in zip(r, widths, strict=False)), r[-1]]) for r in rows]
     return "\n".join(lines)
 

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from jupyter_mcp.cli import token_option
 from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 
@@ -39,7 +40,7 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
     parser.add_argument("--host", help="HTTP: interface to bind (default 127.0.0.1; others need the token anyway)")
     parser.add_argument("--port", type=_port, help="HTTP: port to bind (default: a free one)")
-    parser.add_argument("--token", help="HTTP: bearer token clients must send (default: a random one)")
+    token_option.add(parser, "HTTP: bearer token clients must send (default: $JUPYTER_MCP_TOKEN, else a random one)")
     parser.add_argument(
         "--kernel", metavar="NAME", help="kernelspec to start (default: ipykernel on the Python running jupyter-mcp)"
     )
@@ -89,8 +90,10 @@ def _check_options(args: argparse.Namespace) -> None:
         given = [f"--{name}" for name in ("host", "port", "token") if getattr(args, name) is not None]
         if given:
             raise CLIError(f"{', '.join(given)} only apply to --transport http")
-    elif args.port:
-        _check_port_free(args.host or "127.0.0.1", args.port)
+    else:
+        token_option.given_or_env(args.token)  # a bad $JUPYTER_MCP_TOKEN stops here, not in the kernel
+        if args.port:
+            _check_port_free(args.host or "127.0.0.1", args.port)
 
 
 def _check_port_free(host: str, port: int) -> None:

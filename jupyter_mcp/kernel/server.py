@@ -13,7 +13,6 @@ import atexit
 import concurrent.futures
 import logging
 import os
-import secrets
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -32,6 +31,7 @@ from jupyter_mcp.kernel.logs import quiet_library_loggers
 from jupyter_mcp.kernel.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.publishing import DiscoveryPublisher
 from jupyter_mcp.kernel.switch import SwitchInterval
+from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.history import CallHistory
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.prompts import Prompt
@@ -97,7 +97,7 @@ class NotebookServer(ToolServer):
             self.calls.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
         self._runner: BackgroundServer | None = None
         self._last_port: int | None = None
-        self._token = self.settings.token or secrets.token_urlsafe(32)
+        self._token = self.settings.token or generate_token()
         self.started_at: float | None = None
         self._lifecycle = threading.RLock()
         self.lifecycle: Observers[Callable[[Lifecycle], None]] = Observers(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from jupyter_mcp.clientconfig import Target, config_for, server_name
+from jupyter_mcp.clientconfig import Target, config_for, server_name, url_target
 from jupyter_mcp.serverext.servers import kernel_route, notebook_route
 
 TOKEN_PLACEHOLDER = "<JUPYTER_TOKEN>"  # noqa: S105 - a placeholder the user replaces, not a secret
@@ -43,14 +43,11 @@ def client_config(request: ConfigRequest) -> ConfigReply:
 
 
 def jupyter_target(request: ConfigRequest, url: str) -> Target:
-    """HTTP clients send Jupyter's token header; Claude Desktop runs the stdio bridge to the same URL."""
+    """HTTP clients send Jupyter's token header; Claude Desktop runs the stdio bridge to the same URL
+    (this server's ``jupyter-mcp``, by absolute path) with the token in its environment."""
     token = request.token or TOKEN_PLACEHOLDER
-    return Target(
-        name=server_name(request.notebook, request.kernel_id or ""),
-        url=url,
-        headers={"Authorization": f"token {token}"},
-        connect_args=("--url", url, "--token", token),
-    )
+    name = server_name(request.notebook, request.kernel_id or "")
+    return url_target(name, url, {"Authorization": f"token {token}"}, token)
 
 
 def _route(request: ConfigRequest) -> str:

@@ -6,7 +6,7 @@ import { IMCPServers } from './tokens';
 import { ClientKind, IClientEntry, IConfigReply, IServerEntry, IToolEntry } from './types';
 
 const CLIENTS: ReadonlyArray<[ClientKind, string, string]> = [
-  ['claude', 'Claude', 'Claude Desktop: runs `jupyter-mcp connect --url … --token …`'],
+  ['claude', 'Claude', 'Claude Desktop: runs `jupyter-mcp connect --url …` by absolute path, the token in its env'],
   ['vscode', 'VS Code', 'VS Code: an HTTP server entry with the Jupyter token header'],
   ['cursor', 'Cursor', 'Cursor: an HTTP server entry with the Jupyter token header'],
   ['inspector', 'Inspector', 'MCP Inspector: a command line that lists the tools']

@@ -93,6 +93,16 @@ async def test_sidebar_and_status_bar_show_the_notebooks_tools(
             assert entry["headers"] == {"Authorization": f"token {lab.token}"}
 
             await expect(server.get_by_role("button", name="VS Code")).to_be_visible(timeout=SLOW)
+
+            await server.get_by_role("button", name="Claude", exact=True).click()
+            await expect(server.get_by_role("button", name="Copied")).to_be_visible()
+            copied = json.loads(await page.evaluate("navigator.clipboard.readText()"))
+            claude = copied["mcpServers"]["sales-tools"]
+            assert Path(claude["command"]).is_absolute()
+            assert claude["args"] == ["connect", "--url", route]  # the token is in env, not on the command line
+            assert claude["env"] == {"JUPYTER_MCP_TOKEN": lab.token}
+
+            await expect(server.get_by_role("button", name="Claude", exact=True)).to_be_visible(timeout=SLOW)
             keep(await lab_page.screenshot(page, artifacts / "labextension.png"), "labextension.png")
     finally:
         close_notebook_session(lab, NOTEBOOK)

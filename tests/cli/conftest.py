@@ -8,11 +8,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import nbformat
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client as sdk_stdio_client
 
 from tests.harness import NODE, Kernel
 from tests.kernel.conftest import runtime_dir
@@ -59,9 +60,24 @@ def stdio_client(
     return Client(params, mode=mode, **options)
 
 
-def start_notebook_kernel(runtime: Path, notebook: str, cells: list[str]) -> Kernel:
-    """A kernel as JupyterLab would start it for ``notebook``, with ``cells`` run."""
-    kernel = Kernel(env={"JUPYTER_RUNTIME_DIR": str(runtime), "JPY_SESSION_NAME": notebook})
+SYSTEM_PATH = "/usr/bin:/bin"
+ODD_TOKENS = ["-abcDEF_123-xyz", "--x", "k=v=-w"]
+"""Tokens a command line misreads: dash-led (as one generated token in 64 used to be), and with "=" inside."""
+
+
+def client_from_config(entry: dict[str, Any], home: Path, errlog: TextIO, mode: str = "auto") -> Client:
+    """A real ``mcp.Client`` that starts a printed stdio config entry exactly as a desktop client does: its
+    command, args and env under ``env -i PATH=/usr/bin:/bin HOME=<home>``, from ``/``."""
+    assert Path(entry["command"]).is_absolute(), entry
+    env = [f"{key}={value}" for key, value in entry.get("env", {}).items()]
+    argv = ["-i", f"PATH={SYSTEM_PATH}", f"HOME={home}", *env, entry["command"], *entry["args"]]
+    params = StdioServerParameters(command="/usr/bin/env", args=argv, cwd="/")
+    return Client(sdk_stdio_client(params, errlog=errlog), mode=mode)
+
+
+def start_notebook_kernel(runtime: Path, notebook: str, cells: list[str], env: dict[str, str] | None = None) -> Kernel:
+    """A kernel as JupyterLab would start it for ``notebook`` (with ``env`` added), with ``cells`` run."""
+    kernel = Kernel(env={"JUPYTER_RUNTIME_DIR": str(runtime), "JPY_SESSION_NAME": notebook, **(env or {})})
     try:
         kernel.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
         for cell in cells:

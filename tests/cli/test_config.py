@@ -11,7 +11,7 @@ import pytest
 
 from jupyter_mcp import discovery
 from jupyter_mcp.discovery import ServerInfo, ToolSummary
-from tests.cli.conftest import JUPYTER_MCP, cli
+from tests.cli.conftest import BIN, JUPYTER_MCP, cli
 
 NOTEBOOK = "/home/me/My Analysis.ipynb"
 URL = "http://127.0.0.1:5001/mcp"
@@ -27,9 +27,7 @@ def live(runtime_dir: Path) -> ServerInfo:
 def test_claude_entry_starts_connect_with_the_notebook(live: ServerInfo, runtime_dir: Path) -> None:
     result = cli("config", "claude", runtime=runtime_dir)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {
-        "mcpServers": {"my-analysis": {"command": JUPYTER_MCP, "args": ["connect", NOTEBOOK]}}
-    }
+    assert json.loads(result.stdout) == {"mcpServers": {"my-analysis": entry(runtime_dir, "connect", NOTEBOOK)}}
 
 
 def test_claude_entry_for_a_notebook_that_is_not_running(runtime_dir: Path, tmp_path: Path) -> None:
@@ -42,12 +40,22 @@ def test_claude_entry_for_a_notebook_that_is_not_running(runtime_dir: Path, tmp_
         "--command",
         "jupyter-mcp",
         runtime=runtime_dir,
+        env={"PATH": f"{BIN}:/usr/bin:/bin"},
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
+    # --command found on PATH is printed by absolute path: the client's PATH is not this shell's.
     assert json.loads(result.stdout) == {
-        "mcpServers": {"later": {"command": "jupyter-mcp", "args": ["connect", str(tmp_path / "later.ipynb")]}}
+        "mcpServers": {"later": entry(runtime_dir, "connect", str(tmp_path / "later.ipynb"))}
     }
+
+
+def test_command_must_be_found(runtime_dir: Path, tmp_path: Path) -> None:
+    result = cli("config", "claude", "later.ipynb", "--command", "no-such-jupyter-mcp", runtime=runtime_dir)
+    assert (result.returncode, result.stderr) == (
+        1,
+        "jupyter-mcp: --command: 'no-such-jupyter-mcp' is not an executable file (nor found on PATH)\n",
+    )
 
 
 def test_claude_entry_for_a_kernel_without_a_notebook(runtime_dir: Path) -> None:
@@ -55,7 +63,7 @@ def test_claude_entry_for_a_kernel_without_a_notebook(runtime_dir: Path) -> None
     discovery.write(info, runtime_dir)
     result = cli("config", "claude", "9f8e", runtime=runtime_dir)
     assert json.loads(result.stdout) == {
-        "mcpServers": {"kernel-9f8e7d6c": {"command": JUPYTER_MCP, "args": ["connect", "9f8e7d6c-0000"]}}
+        "mcpServers": {"kernel-9f8e7d6c": entry(runtime_dir, "connect", "9f8e7d6c-0000")}
     }
 
 
@@ -119,7 +127,11 @@ OTHERS = {
         "weather": {"command": "uvx", "args": ["weather-mcp"], "env": {"API_KEY": "k"}},
     },
 }
-ENTRY = {"command": JUPYTER_MCP, "args": ["connect", NOTEBOOK]}
+
+
+def entry(runtime: Path, *args: str) -> dict[str, object]:
+    """A Claude Desktop entry: this jupyter-mcp by absolute path, the runtime dir its discovery files are in."""
+    return {"command": JUPYTER_MCP, "args": list(args), "env": {"JUPYTER_RUNTIME_DIR": str(runtime)}}
 
 
 def backups(config: Path) -> list[Path]:
@@ -141,37 +153,53 @@ def test_install_merges_without_touching_other_servers(live: ServerInfo, runtime
         f"Added server 'my-analysis' in {config} (backup: {backup}). Restart Claude Desktop to use it.\n"
     )
     merged = json.loads(config.read_text())
-    assert merged == {**OTHERS, "mcpServers": {**OTHERS["mcpServers"], "my-analysis": ENTRY}}
+    assert merged == {
+        **OTHERS,
+        "mcpServers": {**OTHERS["mcpServers"], "my-analysis": entry(runtime_dir, "connect", NOTEBOOK)},
+    }
 
     again = cli("config", "claude", "--install", "--config-file", str(config), runtime=runtime_dir)
     assert again.stdout == f"{config} already has this entry for 'my-analysis'; nothing to do.\n"
     assert len(backups(config)) == 1
 
 
-def test_install_updates_its_own_entry(live: ServerInfo, runtime_dir: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "stale",
+    [
+        {"command": "/old/venv/bin/jupyter-mcp", "args": ["connect", "/old/path.ipynb"]},
+        {"command": "/old/venv/bin/python", "args": ["-m", "jupyter_mcp", "connect", "--url", "http://h/mcp"]},
+    ],
+    ids=["script", "python-m"],
+)
+def test_install_updates_its_own_entry(
+    live: ServerInfo, runtime_dir: Path, tmp_path: Path, stale: dict[str, object]
+) -> None:
     config = tmp_path / "claude.json"
-    stale = {"command": "/old/venv/bin/jupyter-mcp", "args": ["connect", "/old/path.ipynb"]}
     config.write_text(json.dumps({"mcpServers": {**OTHERS["mcpServers"], "my-analysis": stale}}))
 
     result = cli("config", "claude", "--install", runtime=runtime_dir, env={"JUPYTER_MCP_CLAUDE_CONFIG": str(config)})
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(f"Updated server 'my-analysis' in {config} (backup: ")
-    assert json.loads(config.read_text())["mcpServers"] == {**OTHERS["mcpServers"], "my-analysis": ENTRY}
+    assert json.loads(config.read_text())["mcpServers"] == {
+        **OTHERS["mcpServers"],
+        "my-analysis": entry(runtime_dir, "connect", NOTEBOOK),
+    }
 
 
 def test_install_creates_a_missing_file(live: ServerInfo, runtime_dir: Path, tmp_path: Path) -> None:
     config = tmp_path / "fresh" / "Claude" / "claude_desktop_config.json"
     result = cli("config", "claude", "--install", "--config-file", str(config), runtime=runtime_dir)
     assert result.returncode == 0, result.stderr
-    assert json.loads(config.read_text()) == {"mcpServers": {"my-analysis": ENTRY}}
+    assert json.loads(config.read_text()) == {"mcpServers": {"my-analysis": entry(runtime_dir, "connect", NOTEBOOK)}}
     assert config.stat().st_mode & 0o777 == 0o600
     assert backups(config) == []
 
 
 def test_install_never_clobbers_a_foreign_server(live: ServerInfo, runtime_dir: Path, tmp_path: Path) -> None:
     config = tmp_path / "claude.json"
-    config.write_text(json.dumps({"mcpServers": {"my-analysis": {"command": "uvx", "args": ["something-else"]}}}))
+    foreign = {"command": "python", "args": ["-m", "other_mcp", "connect"]}
+    config.write_text(json.dumps({"mcpServers": {"my-analysis": foreign}}))
     before = config.read_text()
 
     result = cli("config", "claude", "--install", "--config-file", str(config), runtime=runtime_dir)

@@ -126,14 +126,16 @@ def test_the_mcp_inspector_drives_serve_over_stdio(notebook: Path, runtime_dir: 
 
 
 @contextmanager
-def serving_http(notebook: Path, runtime: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
-    """``serve --transport http``; yields the process and the URL and token it printed on stderr."""
+def serving_http(
+    notebook: Path, runtime: Path, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """``serve --transport http`` (``env`` added); yields the process and the URL and token it printed on stderr."""
     process = subprocess.Popen(
         [JUPYTER_MCP, "serve", str(notebook), "--transport", "http", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime)},
+        env={**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), **(env or {})},
     )
     try:
         announced = read_until(process, "Stop with Ctrl-C.")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
 from tests.harness import Execution, Kernel
@@ -209,7 +211,7 @@ def test_mcp_subcommands(kernel: Kernel) -> None:
     assert "ok        ping()" in kernel.run("%mcp history").stdout
     claude = json.loads(kernel.run("%mcp config claude").stdout)
     (entry,) = claude["mcpServers"].values()
-    assert entry["command"] == "jupyter-mcp"
+    assert entry["command"] == str(Path(sys.executable).parent / "jupyter-mcp")  # the kernel's, by absolute path
     assert entry["args"][0] == "connect"
     assert kernel.run("%mcp config inspector").stdout.startswith(
         "npx @modelcontextprotocol/inspector --cli http://127.0.0.1:"

@@ -11,6 +11,7 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp import discovery
+from tests.cli.conftest import JUPYTER_MCP
 from tests.conftest import http_client
 from tests.serverext.conftest import BASE_URL, Notebook, jupyter_client
 from tests.serverext.test_proxy import TOOLS, kernel_url
@@ -86,11 +87,9 @@ async def test_config_points_http_clients_at_the_notebook_route(
 async def test_config_for_stdio_and_inspector_clients(jp_fetch: Any, jupyter_token: str, jp_http_port: int) -> None:
     url = f"http://127.0.0.1:{jp_http_port}{NOTEBOOK_ROUTE}"
     claude = await get_json(jp_fetch, "api", "mcp", "config", client="claude", notebook="work dir/demo nb.ipynb")
-    assert claude["config"] == {
-        "mcpServers": {
-            "demo-nb": {"command": "jupyter-mcp", "args": ["connect", "--url", url, "--token", jupyter_token]}
-        }
-    }
+    # This server's jupyter-mcp by absolute path; the token in the environment, not the arguments.
+    entry = {"command": JUPYTER_MCP, "args": ["connect", "--url", url], "env": {"JUPYTER_MCP_TOKEN": jupyter_token}}
+    assert claude["config"] == {"mcpServers": {"demo-nb": entry}}
     cursor = await get_json(jp_fetch, "api", "mcp", "config", client="cursor", kernel="abc-123")
     kernel_url = f"http://127.0.0.1:{jp_http_port}{BASE_URL}mcp/kernels/abc-123"
     assert cursor["config"] == {

@@ -1,0 +1,90 @@
+"""Check cells for workshop notebooks: call a student's tool as a client would, and say if it works.
+
+Example (the last cell of a chapter)::
+
+    from jupyter_mcp.kernel.workshop import check_tool
+    await check_tool("safe_divide", {"a": 1, "b": 4}, expect=0.25)
+    await check_tool("safe_divide", {"a": 1, "b": 0}, error="cannot divide by zero")
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import mcp_types as mt
+
+from jupyter_mcp.kernel.server import NotebookServer, get_server
+
+_UNSET: Any = object()
+
+
+async def check_tool(
+    name: str,
+    arguments: Mapping[str, Any] | None = None,
+    *,
+    expect: Any = _UNSET,
+    error: str | None = None,
+    server: NotebookServer | None = None,
+) -> Check:
+    """Call ``name`` through the clients' call path; print ✓ or ✗ with the reason; true if it passed.
+
+    ``expect``: the value the tool must return (floats compared with a tolerance).
+    ``error``: text the tool's error must contain (the call must fail, as a client sees it).
+    """
+    server = server or get_server()
+    problem = _problem(server, name) or _outcome(await server.call(name, arguments), expect, error)
+    call = f"{name}({', '.join(f'{k}={v!r}' for k, v in (arguments or {}).items())})"
+    print(f"✗ not yet: {call}: {problem}" if problem else f"✓ {call} works")
+    return Check(problem)
+
+
+class Check:
+    """A check's outcome: true when it passed; shows nothing as a cell's value (the line is printed)."""
+
+    def __init__(self, problem: str | None) -> None:
+        self.problem = problem
+
+    def __bool__(self) -> bool:
+        return self.problem is None
+
+    def __repr__(self) -> str:
+        return f"Check(problem={self.problem!r})"
+
+    def _ipython_display_(self) -> None:
+        """Nothing more to show: ``check_tool`` printed the outcome."""
+
+
+def _problem(server: NotebookServer, name: str) -> str | None:
+    if name in server.tools:
+        return None
+    known = ", ".join(server.tools) or "none yet"
+    return f"there is no tool named {name!r} (tools: {known}); run the cell that defines it"
+
+
+def _outcome(result: mt.CallToolResult, expect: Any, error: str | None) -> str | None:
+    text = " ".join(block.text for block in result.content if isinstance(block, mt.TextContent))
+    if error is not None:
+        if not result.is_error:
+            return f"it should fail with {error!r} but returned {text!r}"
+        return None if error in text else f"it failed with {text!r}, which does not say {error!r}"
+    if result.is_error:
+        return f"it failed: {text}"
+    if expect is _UNSET:
+        return None
+    value = _value(result, text)
+    return None if _same(value, expect) else f"it returned {value!r}, expected {expect!r}"
+
+
+def _value(result: mt.CallToolResult, text: str) -> Any:
+    structured = result.structured_content
+    if isinstance(structured, dict) and set(structured) == {"result"}:
+        return structured["result"]
+    return structured if structured is not None else text
+
+
+def _same(value: Any, expect: Any) -> bool:
+    if isinstance(expect, float) and isinstance(value, int | float):
+        return math.isclose(value, expect, rel_tol=1e-6, abs_tol=1e-9)
+    return bool(value == expect)

@@ -1,0 +1,142 @@
+"""Every student's notebook a tool server, through a real JupyterHub: routes, tokens, isolation.
+
+A client reaches a student's tools at ``<hub>/user/<name>/mcp/notebooks/<path>`` with that
+student's hub token (scope ``access:servers!user=<name>``), in both protocol eras; nobody else's
+token, a token without that scope, or no token gets anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import Client, StdioServerParameters
+
+from tests.cli.conftest import JUPYTER_MCP
+from tests.conftest import http_client
+from tests.hub.conftest import NOTEBOOK, STUDENTS, TOOL, StudentNotebook
+from tests.hub.hub import Hub
+
+pytestmark = pytest.mark.timeout(600)
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}},
+}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def route(hub: Hub, user: str) -> str:
+    return hub.user_url(user, "mcp/notebooks", NOTEBOOK)
+
+
+@pytest.mark.parametrize("user", STUDENTS)
+async def test_each_student_reaches_their_own_tools(
+    hub: Hub, notebooks: dict[str, StudentNotebook], user: str, mode: str
+) -> None:
+    async with http_client(route(hub, user), hub.token(user), mode=mode) as client:
+        assert [tool.name for tool in (await client.list_tools()).tools] == ["whoami"]
+        result = await client.call_tool("whoami", {})
+        assert result.structured_content == {"result": user}
+
+
+async def test_a_rerun_cell_reaches_clients_through_the_hub(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
+    notebook, token, seen = notebooks["alice"], hub.token("alice"), []
+
+    async def on_message(message: Any) -> None:
+        seen.append(getattr(message, "method", ""))
+
+    async with (
+        http_client(route(hub, "alice"), token, mode="legacy", message_handler=on_message) as legacy,
+        http_client(route(hub, "alice"), token, mode="auto") as modern,
+    ):
+        await legacy.list_tools()
+        await anyio.sleep(0.5)  # the legacy client opens its GET stream after the handshake
+        async with modern.listen(tools_list_changed=True) as subscription:
+            notebook.kernel.run(TOOL.replace("def whoami() -> str:", "def whoami(shout: bool = False) -> str:"))
+            with anyio.fail_after(20):
+                event = await subscription.__anext__()
+            assert type(event).__name__ == "ToolsListChanged"
+        with anyio.fail_after(20):
+            while "notifications/tools/list_changed" not in seen:
+                await anyio.sleep(0.05)
+        for client in (legacy, modern):
+            (tool,) = (await client.list_tools(cache_mode="refresh")).tools
+            assert set(tool.input_schema["properties"]) == {"shout"}
+
+
+def refused(hub: Hub, user: str, token: str | None) -> int:
+    headers = {**HEADERS, **({"Authorization": f"Bearer {token}"} if token else {})}
+    reply = httpx.post(route(hub, user), json=INITIALIZE, headers=headers, timeout=30, follow_redirects=False)
+    assert "whoami" not in reply.text
+    assert "serverInfo" not in reply.text
+    return reply.status_code
+
+
+def test_nobody_else_reaches_a_students_tools(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
+    assert refused(hub, "alice", hub.token("bob")) == 403  # bob's token on alice's route
+    assert refused(hub, "alice", hub.token("alice", ["read:users:name!user=alice"])) == 403  # no access scope
+    assert refused(hub, "alice", None) in (302, 401, 403)  # no token: the hub's login, never the tools
+    assert refused(hub, "alice", "not-a-token") in (302, 401, 403)
+
+
+def test_a_students_server_lists_only_their_own_notebooks(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
+    for user in STUDENTS:
+        reply = hub.api("GET", f"/user/{user}/api/mcp/servers", token=hub.token(user))
+        assert reply.status_code == 200, reply.text
+        (server,) = reply.json()
+        assert (server["kernel_id"], server["notebook_path"]) == (notebooks[user].kernel_id, NOTEBOOK)
+    alices_kernel = hub.user_url("bob", "mcp/kernels", notebooks["alice"].kernel_id)
+    reply = httpx.post(
+        alices_kernel, json=INITIALIZE, headers={**HEADERS, "Authorization": f"Bearer {hub.token('bob')}"}
+    )
+    assert reply.status_code == 404  # bob's server does not know alice's kernel
+
+
+def test_the_kernels_own_port_stays_on_loopback(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
+    for user in STUDENTS:
+        (discovery_file,) = (hub.home(user) / ".local/share/jupyter/runtime").glob("jupyter-mcp-*.json")
+        assert json.loads(discovery_file.read_text())["url"].startswith("http://127.0.0.1:")
+
+
+async def test_connect_bridges_a_desktop_client_to_a_students_tools(
+    hub: Hub, notebooks: dict[str, StudentNotebook], mode: str, tmp_path: Path
+) -> None:
+    arguments = ["connect", "--url", route(hub, "bob"), "--token", hub.token("bob")]
+    params = StdioServerParameters(
+        command=JUPYTER_MCP, args=arguments, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    )
+    async with Client(params, mode=mode) as client:
+        assert [tool.name for tool in (await client.list_tools()).tools] == ["whoami"]
+        assert (await client.call_tool("whoami", {})).structured_content == {"result": "bob"}
+
+
+def test_the_instructor_lists_every_students_tools(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
+    env = {**os.environ, "JUPYTERHUB_API_TOKEN": hub.admin_token}
+    listed = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url, "--json"], capture_output=True, text=True, env=env, check=True
+    )
+    rows = json.loads(listed.stdout)
+    assert [(r["user"], r["notebook_path"], r["tools"]) for r in rows] == [(u, NOTEBOOK, ["whoami"]) for u in STUDENTS]
+    assert rows[0]["url"] == route(hub, "alice")
+    table = subprocess.run([JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=env, check=True)
+    assert table.stdout.splitlines()[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL"]
+    refused = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url, "--token", hub.token("bob")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (refused.returncode, refused.stderr) == (
+        1,
+        f"jupyter-mcp: the hub refused the token (403) for {hub.url}/hub/api/users; "
+        "it needs the scopes list:users, read:servers, access:servers\n",
+    )
