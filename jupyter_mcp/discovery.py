@@ -61,12 +61,12 @@ class ServerInfo:
     kernel_id: str
     notebook_path: str | None
     tools: list[ToolSummary] = field(default_factory=list)
-    resources: list[ResourceSummary] = field(default_factory=list)
-    prompts: list[PromptSummary] = field(default_factory=list)
     started: float = 0.0
     version: str = ""
     clients: int = 0
     calls: int = 0
+    resources: list[ResourceSummary] = field(default_factory=list)
+    prompts: list[PromptSummary] = field(default_factory=list)
 
     @property
     def tool_names(self) -> list[str]:

@@ -12,6 +12,26 @@ export interface IToolEntry {
   running: number;
 }
 
+export interface IResourceEntry {
+  uri: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  mime_type: string | null;
+  template: boolean;
+  enabled: boolean;
+  calls: number;
+}
+
+export interface IPromptEntry {
+  name: string;
+  title: string | null;
+  description: string | null;
+  arguments: string[];
+  enabled: boolean;
+  calls: number;
+}
+
 export interface IClientEntry {
   name: string;
   version: string;
@@ -28,6 +48,8 @@ export interface IServerEntry {
   version: string;
   live: boolean;
   tools: IToolEntry[];
+  resources: IResourceEntry[];
+  prompts: IPromptEntry[];
   clients: IClientEntry[];
   calls: number;
   routes: { kernel: string; notebook: string | null };
