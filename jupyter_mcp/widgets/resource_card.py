@@ -45,8 +45,12 @@ class ResourceCard(ComponentCard):
         self.resource = resource
         self.preview = widgets.HTML()
         self.preview.add_class("jmcp-preview")
-        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="Read it again")
-        self.refresh_button.layout.width = "auto"
+        self.refresh_button = widgets.Button(
+            description="Refresh",
+            icon="refresh",
+            tooltip="Read it again",
+            layout=widgets.Layout(width="auto", align_self="flex-start"),
+        )
         self.refresh_button.on_click(lambda _button: self.read())
         is_template = isinstance(resource, ResourceTemplate)
         body: list[widgets.Widget] = [widgets.HTML(_body_html(resource))]
@@ -112,7 +116,7 @@ def header_html(resource: AnyResource, status: str) -> str:
     if resource.mime_type:
         parts.append(badge(resource.mime_type, "mime"))
     parts += tag_badges(resource.tags)
-    uri = f'<div class="jmcp-mono">{esc(resource.key)}</div>'
+    uri = f'<div class="jmcp-mono jmcp-uri">{esc(resource.key)}</div>'
     return f'<div class="jmcp-head">{" ".join(parts)}</div>{uri}'
 
 
