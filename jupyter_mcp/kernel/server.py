@@ -197,11 +197,22 @@ class NotebookServer(ToolServer):
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the same path a client uses; the call lands in ``history``."""
+        return CallResult.wrap(await self._on_server_loop(self.calls.call(name, arguments, source="notebook")))
+
+    async def read_resource(self, uri: str) -> mt.ReadResourceResult:
+        """Read ``uri`` through the same path a client uses; the read lands in ``history``."""
+        return await self._on_server_loop(self.calls.read_resource(uri, source="notebook"))
+
+    async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
+        """Get a prompt through the same path a client uses; the get lands in ``history``."""
+        return await self._on_server_loop(self.calls.get_prompt(name, arguments, source="notebook"))
+
+    async def _on_server_loop(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run ``work`` where clients' requests run (async functions on the serving loop), when serving."""
         runner = self._runner
         if runner is None or runner.loop is None:
-            return CallResult.wrap(await self.calls.call(name, arguments, source="notebook"))
-        future = runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
-        return CallResult.wrap(await asyncio.wrap_future(future))
+            return await work
+        return await asyncio.wrap_future(runner.run_coroutine(work))
 
     def call_in_background(
         self, name: str, arguments: Mapping[str, Any] | None = None

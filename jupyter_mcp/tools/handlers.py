@@ -1,4 +1,9 @@
-"""The MCP request handlers a ``ToolServer`` registers on mcp's low-level ``Server``.
+"""mcp's low-level ``Server`` for a ``ToolServer``, and the request handlers it registers.
+
+Built on the low-level ``Server`` rather than ``MCPServer``: MCPServer brings its own tool manager,
+schemas and result conversion (what this package replaces with FastMCP semantics), and does not
+broadcast ``list_changed`` on registry changes; the low-level server lets the registries own the
+components and this module own the protocol surface.
 
 Lists are paginated by the server's ``page_size``; tool calls, resource reads and prompt gets go
 through the call path (so each is recorded); their failures become the spec's JSON-RPC errors:
@@ -14,7 +19,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types as mt
+from mcp.server import Server
 from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -28,6 +37,7 @@ from jupyter_mcp.tools.errors import (
 )
 from jupyter_mcp.tools.resources import Resource, ResourceTemplate
 from jupyter_mcp.tools.sessions import client_info_of, subscriptions_of
+from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
 if TYPE_CHECKING:
     from jupyter_mcp.tools.server import ToolServer
@@ -37,6 +47,51 @@ T = TypeVar("T")
 
 RESOURCE_NOT_FOUND_2025 = -32002
 """The 2025-era code for an unknown resource; 2026-07-28 (SEP-2164) uses -32602 (invalid params)."""
+
+
+class _LowLevelServer(Server[Any]):
+    """Advertises ``listChanged: true`` for tools, resources and prompts in the 2025-era handshake.
+
+    Without this the SDK's session manager builds its init options from a default
+    ``NotificationOptions()`` and advertises ``false``.
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = notification_options or NotificationOptions(
+            tools_changed=True, resources_changed=True, prompts_changed=True
+        )
+        return super().create_initialization_options(options, experimental_capabilities, extensions)
+
+
+def build_lowlevel(server: ToolServer, name: str, version: str, instructions: str | None) -> Server[Any]:
+    """mcp's low-level ``Server`` answering every method from ``server``'s registries and call path."""
+    handlers = Handlers(server)
+    lowlevel = _LowLevelServer(
+        name,
+        version=version,
+        instructions=instructions,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_templates,
+        on_read_resource=handlers.read_resource,
+        on_subscribe_resource=handlers.subscribe,
+        on_unsubscribe_resource=handlers.unsubscribe,
+        on_list_prompts=handlers.list_prompts,
+        on_get_prompt=handlers.get_prompt,
+        on_completion=handlers.complete,
+        on_subscriptions_listen=ListenHandler(server.bus),
+        get_tool_input_schema=handlers.input_schema,
+    )
+    lowlevel.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, handlers.set_level)
+    # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
+    lowlevel.middleware = [server.clients_tracker, explain_invalid_params, server.list_cache]
+    return lowlevel
 
 
 class Handlers:

@@ -1,9 +1,7 @@
-"""``ToolServer``: serve a ``ToolRegistry`` over MCP (stdio, streamable HTTP, in-process).
+"""``ToolServer``: serve tools, resources and prompts over MCP (stdio, streamable HTTP, in-process).
 
-Built on mcp 2.x's low-level ``Server`` rather than ``MCPServer``: MCPServer brings its own tool
-manager, schemas and result conversion (what this package replaces with FastMCP semantics), and
-does not broadcast ``list_changed`` on registry changes; the low-level server lets the registry
-own tools and this class own the protocol surface.
+This class is the API (register, enable, call, transports); ``handlers.py`` builds the protocol
+surface on mcp's low-level ``Server``.
 """
 
 from __future__ import annotations
@@ -12,10 +10,6 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Unpack, overload
 
 import mcp_types as mt
-from mcp.server import Server
-from mcp.server.lowlevel.server import NotificationOptions
-from mcp.server.models import InitializationOptions
-from mcp.server.subscriptions import ListenHandler
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -25,7 +19,7 @@ from jupyter_mcp._version import __version__
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
-from jupyter_mcp.tools.handlers import Handlers
+from jupyter_mcp.tools.handlers import build_lowlevel
 from jupyter_mcp.tools.listcache import ListCache
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.options import PromptOptions, ResourceOptions, ToolOptions
@@ -42,32 +36,12 @@ from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSaf
 from jupyter_mcp.tools.stats import ToolStats
 from jupyter_mcp.tools.status import status as server_status
 from jupyter_mcp.tools.tool import Tool
-from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
 AnyFunction = Callable[..., Any]
 ResourceListener = Callable[[str], None]
 
 LISTS = ("tools/list", "resources/list", "resources/templates/list", "prompts/list")
 """The list methods answered from the ``ListCache`` (cleared on every registry change)."""
-
-
-class _LowLevelServer(Server[Any]):
-    """Advertises ``listChanged: true`` for tools, resources and prompts in the 2025-era handshake.
-
-    Without this the SDK's session manager builds its init options from a default
-    ``NotificationOptions()`` and advertises ``false``.
-    """
-
-    def create_initialization_options(
-        self,
-        notification_options: NotificationOptions | None = None,
-        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
-        extensions: dict[str, dict[str, Any]] | None = None,
-    ) -> InitializationOptions:
-        options = notification_options or NotificationOptions(
-            tools_changed=True, resources_changed=True, prompts_changed=True
-        )
-        return super().create_initialization_options(options, experimental_capabilities, extensions)
 
 
 class ToolServer:
@@ -125,7 +99,7 @@ class ToolServer:
         self.clients_tracker = ClientTracker(self.bus)
         self.resource_updates: Observers[ResourceListener] = Observers(__name__)
         """Told the URI (or URI template) of every ``notify_resource_updated`` (the cards re-read)."""
-        self.lowlevel = self._build_lowlevel(name, version, instructions)
+        self.lowlevel = build_lowlevel(self, name, version, instructions)
         for registry in self.registries:
             registry.subscribe(self._registry_changed)
 
@@ -373,30 +347,6 @@ class ToolServer:
         return protect(self.streamable_http_app(path=path), token=token, extra_hosts=allowed_hosts)
 
     # ---- protocol handlers -----------------------------------------------------------------------
-
-    def _build_lowlevel(self, name: str, version: str, instructions: str | None) -> Server[Any]:
-        handlers = Handlers(self)
-        server = _LowLevelServer(
-            name,
-            version=version,
-            instructions=instructions,
-            on_list_tools=handlers.list_tools,
-            on_call_tool=handlers.call_tool,
-            on_list_resources=handlers.list_resources,
-            on_list_resource_templates=handlers.list_templates,
-            on_read_resource=handlers.read_resource,
-            on_subscribe_resource=handlers.subscribe,
-            on_unsubscribe_resource=handlers.unsubscribe,
-            on_list_prompts=handlers.list_prompts,
-            on_get_prompt=handlers.get_prompt,
-            on_completion=handlers.complete,
-            on_subscriptions_listen=ListenHandler(self.bus),
-            get_tool_input_schema=handlers.input_schema,
-        )
-        server.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, handlers.set_level)
-        # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-        server.middleware = [self.clients_tracker, explain_invalid_params, self.list_cache]
-        return server
 
     def _registry_changed(self, change: RegistryChange) -> None:
         self.list_cache.clear()
