@@ -69,7 +69,13 @@ export class ToolsPanel extends Widget {
     const title = element('div', 'jp-MCP-server-title', path ? PathExt.basename(path) : `kernel ${server.kernel_id}`);
     title.title = path ?? server.kernel_id;
     section.append(title);
-    const facts = `${plural(server.tools.length, 'tool')} · ${plural(server.clients.length, 'client')} · ${plural(server.calls, 'call')}`;
+    const facts = [
+      plural(server.tools.length, 'tool'),
+      ...(server.resources.length > 0 ? [plural(server.resources.length, 'resource')] : []),
+      ...(server.prompts.length > 0 ? [plural(server.prompts.length, 'prompt')] : []),
+      plural(server.clients.length, 'client'),
+      plural(server.calls, 'call')
+    ].join(' · ');
     section.append(element('div', 'jp-MCP-server-facts', server.live ? facts : `${facts} · not answering`));
     const tools = element('ul', 'jp-MCP-tools');
     for (const tool of server.tools) {

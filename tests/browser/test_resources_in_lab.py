@@ -107,3 +107,17 @@ async def check_cards(lab: JupyterLab, lab_page: LabPage, artifacts: Path) -> No
     await expect(history_row(panel, "resource")).to_have_count(0, timeout=SLOW)
     await expect(history_row(panel, "review_table")).to_have_count(2)
     await lab_page.screenshot(panel, artifacts / "server-panel.png")
+
+    # The JupyterLab sidebar lists the notebook's resources and prompts in their own groups.
+    await page.locator(".jp-MCP-status").click()
+    sidebar = page.locator("#jupyter-mcp-tools .jp-MCP-server").filter(has_text=NOTEBOOK)
+    await expect(sidebar.locator(".jp-MCP-resources .jp-MCP-tool-name")).to_have_text(
+        ["data://cities", "data://cities/{country}{?limit}"], timeout=SLOW
+    )
+    await expect(sidebar.locator(".jp-MCP-resources .jp-MCP-tool").nth(1)).to_contain_text("template")
+    await expect(sidebar.locator(".jp-MCP-prompts .jp-MCP-tool-name")).to_have_text(["review_table(table, focus)"])
+    await expect(sidebar.locator(".jp-MCP-prompts")).to_contain_text("2 gets")
+    await expect(sidebar.locator(".jp-MCP-server-facts")).to_have_text(
+        "0 tools · 2 resources · 1 prompt · 0 clients · 5 calls"
+    )
+    await lab_page.screenshot(sidebar, artifacts / "sidebar.png")
