@@ -1,7 +1,7 @@
-"""jupyter_mcp: a Jupyter notebook as a live MCP tool server.
+"""jupyter_mcp: a Jupyter notebook as a live MCP server of tools, resources and prompts.
 
-``%load_ext jupyter_mcp`` registers the ``%%mcp_tool`` and ``%mcp`` magics. Heavy modules
-(IPython, ipywidgets, jupyter_server) are imported only when used.
+``%load_ext jupyter_mcp`` registers the ``%%mcp_tool``, ``%%mcp_resource``, ``%%mcp_prompt`` and
+``%mcp`` magics. Heavy modules (IPython, ipywidgets, jupyter_server) are imported only when used.
 """
 
 from __future__ import annotations
@@ -12,23 +12,48 @@ from jupyter_mcp._version import __version__
 
 if TYPE_CHECKING:
     from jupyter_mcp.kernel.server import NotebookServer
-    from jupyter_mcp.tools import Audio, Context, File, Image, ToolError, ToolResult
+    from jupyter_mcp.tools import (
+        Audio,
+        Context,
+        File,
+        Image,
+        Message,
+        PromptError,
+        ResourceError,
+        ToolError,
+        ToolResult,
+    )
 
 __all__ = [
     "Audio",
     "Context",
     "File",
     "Image",
+    "Message",
+    "PromptError",
+    "ResourceError",
     "ToolError",
     "ToolResult",
     "__version__",
     "get_server",
     "load_ipython_extension",
+    "prompt",
+    "resource",
     "tool",
     "unload_ipython_extension",
 ]
 
-_TOOL_NAMES = {"Audio", "Context", "File", "Image", "ToolError", "ToolResult"}
+_TOOL_NAMES = {
+    "Audio",
+    "Context",
+    "File",
+    "Image",
+    "Message",
+    "PromptError",
+    "ResourceError",
+    "ToolError",
+    "ToolResult",
+}
 
 
 def get_server() -> NotebookServer:
@@ -41,6 +66,16 @@ def get_server() -> NotebookServer:
 def tool(*args: Any, **kwargs: Any) -> Any:
     """Shorthand for ``get_server().tool``: ``@jupyter_mcp.tool`` or ``@jupyter_mcp.tool(name=...)``."""
     return get_server().tool(*args, **kwargs)
+
+
+def resource(uri: str, **kwargs: Any) -> Any:
+    """Shorthand for ``get_server().resource``: ``@jupyter_mcp.resource("data://x", mime_type=...)``."""
+    return get_server().resource(uri, **kwargs)
+
+
+def prompt(*args: Any, **kwargs: Any) -> Any:
+    """Shorthand for ``get_server().prompt``: ``@jupyter_mcp.prompt`` or ``@jupyter_mcp.prompt(name=...)``."""
+    return get_server().prompt(*args, **kwargs)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 PREFIX = "jupyter-mcp-"
 
@@ -27,6 +27,27 @@ class ToolSummary:
     name: str
     title: str | None = None
     description: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class ResourceSummary:
+    uri: str
+    """The URI, or the URI template of a template."""
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    template: bool = False
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class PromptSummary:
+    name: str
+    title: str | None = None
+    description: str | None = None
+    arguments: list[str] = field(default_factory=list)
     enabled: bool = True
 
 
@@ -44,6 +65,8 @@ class ServerInfo:
     version: str = ""
     clients: int = 0
     calls: int = 0
+    resources: list[ResourceSummary] = field(default_factory=list)
+    prompts: list[PromptSummary] = field(default_factory=list)
 
     @property
     def tool_names(self) -> list[str]:
@@ -57,13 +80,23 @@ class ServerInfo:
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
         values["tools"] = [_tool(t) for t in data.get("tools", [])]
+        values["resources"] = [_known(ResourceSummary, r) for r in data.get("resources", [])]
+        values["prompts"] = [_known(PromptSummary, p) for p in data.get("prompts", [])]
         return cls(**values)
 
 
 def _tool(data: Any) -> ToolSummary:
     if isinstance(data, str):
         return ToolSummary(data)
-    return ToolSummary(**{k: v for k, v in data.items() if k in ToolSummary.__dataclass_fields__})
+    return _known(ToolSummary, data)
+
+
+Summary = TypeVar("Summary", ToolSummary, ResourceSummary, PromptSummary)
+
+
+def _known(kind: type[Summary], data: dict[str, Any]) -> Summary:
+    """``kind`` from the keys it knows (a newer writer may add some)."""
+    return kind(**{k: v for k, v in data.items() if k in kind.__dataclass_fields__})
 
 
 def runtime_dir() -> Path:

@@ -37,7 +37,8 @@ def test_light_imports(statement: str) -> None:
 def test_public_names() -> None:
     import jupyter_mcp
 
-    for name in ("Context", "ToolError", "ToolResult", "Image", "Audio", "File", "get_server", "tool", "__version__"):
+    names = ("Context", "ToolError", "ToolResult", "Image", "Audio", "File", "get_server", "tool", "__version__")
+    for name in (*names, "resource", "prompt", "Message", "ResourceError", "PromptError"):
         assert hasattr(jupyter_mcp, name)
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         jupyter_mcp.nope  # noqa: B018
@@ -51,7 +52,13 @@ KERNEL_SENTENCE = (
 
 @pytest.mark.parametrize(
     "entry",
-    ["jupyter_mcp.get_server()", "jupyter_mcp.load_ipython_extension(None)", "jupyter_mcp.tool(lambda: 1)"],
+    [
+        "jupyter_mcp.get_server()",
+        "jupyter_mcp.load_ipython_extension(None)",
+        "jupyter_mcp.tool(lambda: 1)",
+        "jupyter_mcp.resource('data://x')",
+        "jupyter_mcp.prompt(lambda: 1)",
+    ],
 )
 def test_the_kernel_side_without_the_extra_says_what_to_install(entry: str) -> None:
     done = run_python(f"{CORE_ONLY}import jupyter_mcp\n{entry}")

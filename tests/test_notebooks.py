@@ -69,6 +69,11 @@ def test_quickstart_runs_and_serves_an_outside_client(isolated_runtime: Path) ->
 
 
 SOLUTIONS = {
+    "03-resources-and-prompts.ipynb": '''%%mcp_resource data://cities/{country}/names
+def city_names(country: str) -> str:
+    """The names of one country's cities."""
+    return ", ".join(cities[cities.country == country].city)
+''',
     "05-results-and-errors.ipynb": '''@jupyter_mcp.tool
 def safe_divide(a: float, b: float) -> float:
     """a divided by b."""
@@ -147,3 +152,35 @@ def test_from_notebook_to_server_exports_and_its_tests_pass(isolated_runtime: Pa
     assert live.startswith("4 passed")
     checked = outputs_text(notebook.cells[-1]).splitlines()
     assert checked == ["✓ rate(code='USD') works", "✓ rate(code='XYZ') works"]
+
+
+def test_resources_and_prompts_chapter_serves_an_outside_client(isolated_runtime: Path) -> None:
+    notebook = nbformat.read(NOTEBOOKS / "03-resources-and-prompts.ipynb", as_version=4)
+    client = NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    with client.setup_kernel(env={**os.environ, "JUPYTER_RUNTIME_DIR": str(isolated_runtime)}):
+        for index, cell in enumerate(notebook.cells):
+            client.execute_cell(cell, index)
+        (info,) = discovery_records(isolated_runtime)
+
+        async def use_it() -> None:
+            async with http_client(info["url"], info["token"], mode="auto") as outside:
+                resources = {r.uri for r in (await outside.list_resources()).resources}
+                assert resources == {"data://cities", "data://cities.csv", "data://chart"}
+                (template,) = (await outside.list_resource_templates()).resource_templates
+                assert template.uri_template == "data://cities/{country}{?limit}"
+                italy = (await outside.read_resource("data://cities/it")).contents[0]
+                assert [c["city"] for c in json.loads(italy.text)] == ["Rome", "Milan", "Turin"]  # type: ignore[union-attr]
+                chart = (await outside.read_resource("data://chart")).contents[0]
+                assert chart.mime_type == "image/png"
+                explained = await outside.get_prompt("explain_chart")
+                assert [m.content.type for m in explained.messages] == ["text", "image", "text"]
+
+        anyio.run(use_it)
+    history = outputs_text(next(c for c in notebook.cells if c.source.startswith("%mcp history")))
+    assert "prompt review_table(" in history
+
+
+def discovery_records(runtime: Path) -> list[dict[str, Any]]:
+    return [json.loads(path.read_text()) for path in runtime.glob("jupyter-mcp-*.json")]

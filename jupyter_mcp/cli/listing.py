@@ -1,4 +1,4 @@
-"""``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools now.
+"""``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools, resources and prompts now.
 
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
 skipped and removed on the way). With ``--hub``: every user's on a JupyterHub, for an instructor
@@ -11,7 +11,7 @@ import argparse
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -19,7 +19,7 @@ from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.discovery import ServerInfo
 
-COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "STARTED")
+COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "RESOURCES", "PROMPTS", "STARTED")
 HUB_COLUMNS = ("USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL")
 
 
@@ -95,9 +95,15 @@ def aligned(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def row(info: ServerInfo) -> tuple[str, str, str, str, str]:
-    tools = ", ".join(t.name if t.enabled else f"{t.name} (disabled)" for t in info.tools) or "-"
-    return (info.notebook_path or "-", info.kernel_id[:8], info.url, tools, started(info.started))
+def row(info: ServerInfo) -> tuple[str, ...]:
+    tools = _names((t.name, t.enabled) for t in info.tools)
+    resources = _names((r.uri, r.enabled) for r in info.resources)
+    prompts = _names((p.name, p.enabled) for p in info.prompts)
+    return (info.notebook_path or "-", info.kernel_id[:8], info.url, tools, resources, prompts, started(info.started))
+
+
+def _names(items: Iterable[tuple[str, bool]]) -> str:
+    return ", ".join(name if enabled else f"{name} (disabled)" for name, enabled in items) or "-"
 
 
 def started(timestamp: float) -> str:

@@ -204,15 +204,20 @@ def _served(kernel: HeadlessKernel, notebook: Notebook, tagged: bool) -> ServerI
     from jupyter_mcp import discovery
 
     info = discovery.find(kernel.kernel_id)
-    if info is None or not info.tools:
+    if info is None or not (info.tools or info.resources or info.prompts):
         which = "its cells tagged 'mcp' ran" if tagged else "it ran"
-        raise CLIError(f"{notebook.path.name}: {which}, but no %%mcp_tool cell registered a tool; nothing to serve")
+        raise CLIError(
+            f"{notebook.path.name}: {which}, but no %%mcp_tool, %%mcp_resource or %%mcp_prompt cell registered "
+            "anything; nothing to serve"
+        )
     return info
 
 
 def _announce(info: ServerInfo, notebook: Notebook) -> None:
     names = ", ".join(info.tool_names)
     _say(f"serving {len(info.tools)} tool(s) from {notebook.path} (kernel {info.kernel_id[:8]}): {names}")
+    if info.resources or info.prompts:
+        _say(f"  and {len(info.resources)} resource(s), {len(info.prompts)} prompt(s)")
     _say(f"  URL:    {info.url}")
     _say(f"  Header: Authorization: Bearer {info.token}")
     _say("Stop with Ctrl-C.")

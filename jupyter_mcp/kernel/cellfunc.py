@@ -23,8 +23,13 @@ from jupyter_mcp.syntax.cellfunc import (
 __all__ = ["SignatureError", "build_function", "defined_functions", "pick_function", "split_signature"]
 
 
-def build_function(signature: str, body: str, namespace: dict[str, Any], filename: str) -> Callable[..., Any]:
-    """Define ``def <signature>: <body>`` in ``namespace`` and return the function."""
+def build_function(
+    signature: str, body: str, namespace: dict[str, Any], filename: str, *, bind: bool = True
+) -> Callable[..., Any]:
+    """Define ``def <signature>: <body>`` with ``namespace`` as its globals and return the function.
+
+    ``bind=False`` leaves the function's name out of ``namespace`` (it must not shadow a variable).
+    """
     header = parse_header(signature)
     for child in ast.walk(header):
         # The header is synthetic: put it on the cell's first line so tracebacks stay aligned.
@@ -37,8 +42,9 @@ def build_function(signature: str, body: str, namespace: dict[str, Any], filenam
     header.body = _as_function_body(tree.body)
     module = ast.Module(body=[header], type_ignores=[])
     ast.fix_missing_locations(module)
-    exec(compile(module, filename, "exec"), namespace)  # noqa: S102 - this is the user's own cell
-    function: Callable[..., Any] = namespace[header.name]
+    defined: dict[str, Any] = namespace if bind else {}
+    exec(compile(module, filename, "exec"), namespace, defined)  # noqa: S102 - this is the user's own cell
+    function: Callable[..., Any] = defined[header.name]
     return function
 
 

@@ -1,4 +1,4 @@
-"""What a cell shows for a tool: its card, as a magic's output or as a displayed ``Tool``.
+"""What a cell shows for a tool, resource or prompt: its card, as a magic's output or when displayed.
 
 Every view also carries a text/HTML snapshot (``_repr_mimebundle_``) for nbconvert, GitHub
 previews and front ends without widgets. The server panel has one way in: ``server.panel()``.
@@ -9,18 +9,26 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mcp.kernel.server import NotebookServer, get_server
+from jupyter_mcp.tools.prompts import Prompt
+from jupyter_mcp.tools.resources import Resource, ResourceTemplate
 from jupyter_mcp.tools.tool import Tool
-from jupyter_mcp.widgets import ToolCard
+from jupyter_mcp.widgets import PromptCard, ResourceCard, ToolCard
+
+Card = ToolCard | ResourceCard | PromptCard
 
 
-def tool_card(server: NotebookServer, tool: Tool) -> ToolCard:
-    """The output of a ``%%mcp_tool`` cell (and of a ``Tool`` displayed in a cell)."""
+def card(server: NotebookServer, component: Tool | Resource | ResourceTemplate | Prompt) -> Card:
+    """The output of a ``%%mcp_tool``, ``%%mcp_resource`` or ``%%mcp_prompt`` cell (and of one displayed)."""
     install_formatter()
-    return ToolCard(server, tool)
+    if isinstance(component, Tool):
+        return ToolCard(server, component)
+    if isinstance(component, Prompt):
+        return PromptCard(server, component)
+    return ResourceCard(server, component)
 
 
 def install_formatter(shell: Any = None) -> None:
-    """Show ``server.tools["x"]`` (a ``Tool``) as its card in this IPython shell; idempotent."""
+    """Show ``server.tools["x"]`` (and resources, prompts) as their cards in this IPython shell; idempotent."""
     if shell is None:
         from IPython import get_ipython
 
@@ -28,9 +36,10 @@ def install_formatter(shell: Any = None) -> None:
     if shell is None:
         return
     formatter = shell.display_formatter.mimebundle_formatter
-    formatter.for_type(Tool, _tool_bundle)
+    for kind in (Tool, Resource, ResourceTemplate, Prompt):
+        formatter.for_type(kind, _bundle)
 
 
-def _tool_bundle(tool: Tool, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-    bundle: dict[str, Any] = ToolCard(get_server(), tool)._repr_mimebundle_(include=include, exclude=exclude)
+def _bundle(component: Any, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    bundle: dict[str, Any] = card(get_server(), component)._repr_mimebundle_(include=include, exclude=exclude)
     return bundle

@@ -1,8 +1,12 @@
-"""``%%mcp_tool``, ``%mcp_tool`` and ``%mcp``: parse the line, then delegate to the server."""
+"""``%%mcp_tool``, ``%%mcp_resource``, ``%%mcp_prompt``, their line forms, and ``%mcp``.
+
+Each magic parses its line, then delegates to the server (``cells.py`` holds what they share).
+"""
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import shlex
 from collections.abc import Callable
@@ -12,17 +16,21 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
-from jupyter_mcp.kernel.cellfunc import (
-    SignatureError,
-    build_function,
-    defined_functions,
-    pick_function,
-    split_signature,
+from jupyter_mcp.kernel.cellfunc import SignatureError, split_signature
+from jupyter_mcp.kernel.cells import (
+    CellComponents,
+    cell_function,
+    defines_functions,
+    identifier_from,
+    parse,
+    run_and_pick,
 )
-from jupyter_mcp.kernel.magicoptions import tool_options, with_tool_flags
+from jupyter_mcp.kernel.magicoptions import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS
 from jupyter_mcp.kernel.server import NotebookServer, get_server
-from jupyter_mcp.tools.errors import ToolDefinitionError
-from jupyter_mcp.tools.options import ToolOptions
+from jupyter_mcp.tools.errors import ResourceError, ToolDefinitionError
+from jupyter_mcp.tools.prompts import Prompt
+from jupyter_mcp.tools.resourcedata import to_contents
+from jupyter_mcp.tools.resources import AnyResource, resource_from_function, template_variables
 from jupyter_mcp.tools.tool import Tool
 
 
@@ -32,7 +40,7 @@ class MCPMagics(Magics):
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
-        self._cell_tools: dict[str, str] = {}
+        self._cells = CellComponents()
 
     @property
     def ip(self) -> Any:
@@ -44,11 +52,11 @@ class MCPMagics(Magics):
     def server(self) -> NotebookServer:
         return get_server()
 
-    # ---- %%mcp_tool ------------------------------------------------------------------------------
+    # ---- %%mcp_tool and %mcp_tool fn -------------------------------------------------------------
 
     @magic_arguments()
     @argument("name", nargs="?", help="Which function in the cell becomes the tool (default: the only one).")
-    @with_tool_flags
+    @TOOL_FLAGS
     @cell_magic
     def mcp_tool(self, line: str, cell: str) -> Any:
         """Make the function this cell defines an MCP tool, or (with a signature) the cell itself.
@@ -56,89 +64,142 @@ class MCPMagics(Magics):
         %%mcp_tool [NAME] [options]          the function NAME (or the only one) defined here
         %%mcp_tool name(a: int) -> int       the cell body is the tool; its last expression returns
         """
-        try:
-            signature, option_text = split_signature(line)
-        except SignatureError as exc:
-            raise UsageError(str(exc)) from None
-        args = _parse(self.mcp_tool, option_text)
-        options = tool_options(args)
-        function: Callable[..., Any] | None
-        if signature is not None:
-            if args.name:
-                raise UsageError("give either a signature or NAME, not both")
-            function = self._cell_function(signature, cell)
-        else:
-            function = self._run_and_pick(cell, args.name)
-            if function is None:
-                return None  # the cell raised: IPython already showed the traceback
-        return self._register(function, options)
-
-    def _cell_function(self, signature: str, cell: str) -> Callable[..., Any]:
-        source = self.ip.transform_cell(cell)
-        filename = self.ip.compile.cache(source, self.ip.execution_count)
-        try:
-            return build_function(signature, source, self.ip.user_ns, filename)
-        except SignatureError as exc:
-            raise UsageError(str(exc)) from None
-
-    def _run_and_pick(self, cell: str, name: str | None) -> Callable[..., Any] | None:
-        result = self.ip.run_cell(cell, store_history=False)
-        if not result.success:
-            return None
-        defined = defined_functions(self.ip.transform_cell(cell))
-        if name is None:
-            try:
-                name = pick_function(defined, None)
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
-        function = self.ip.user_ns.get(name)
-        if not callable(function):
-            raise UsageError(
-                f"{name!r} is not a function defined by this cell (defined: {', '.join(defined) or 'none'})"
-            )
-        return function  # type: ignore[no-any-return]
-
-    def _register(self, function: Callable[..., Any], options: ToolOptions) -> Any:
-        try:
-            tool = Tool.from_function(function, **options)
-        except ToolDefinitionError as exc:
-            raise UsageError(str(exc)) from None
-        self._forget_renamed(tool.name)
-        registered = self.server.add_tool(tool)
-        from jupyter_mcp.kernel.display import tool_card
-
-        return tool_card(self.server, registered)
-
-    def _forget_renamed(self, name: str) -> None:
-        """When a re-run cell now defines a different tool name, the old tool goes away."""
-        cell_id = _current_cell_id(self.ip)
-        if cell_id is None:
-            return
-        previous = self._cell_tools.get(cell_id)
-        self._cell_tools[cell_id] = name
-        if previous is not None and previous != name and previous in self.server.registry:
-            self.server.remove_tool(previous)
-
-    # ---- %mcp_tool fn ----------------------------------------------------------------------------
+        function, options = self._function_cell(self.mcp_tool, line, cell, "mcp_tool")
+        return None if function is None else self._register_tool(function, options)
 
     @magic_arguments()
     @argument("function", help="An existing function (or bound method) in the namespace.")
     @argument("--name", help="Tool name (default: the function's name).")
-    @with_tool_flags
+    @TOOL_FLAGS
     @line_magic("mcp_tool")  # type: ignore[arg-type]  # IPython types the named form oddly
     def mcp_tool_line(self, line: str) -> Any:
         """Register an existing function as a tool: %mcp_tool fn [--name N] [options]"""
-        args = _parse(self.mcp_tool_line, line)
+        args = parse(self.mcp_tool_line, line)
+        options = TOOL_FLAGS.options(args) | ({"name": args.name} if args.name else {})
+        return self._register_tool(self._existing(args.function), options)
+
+    def _register_tool(self, function: Callable[..., Any], options: dict[str, Any]) -> Any:
         try:
-            function = self.ip.ev(args.function)
-        except Exception as exc:
-            raise UsageError(f"cannot find {args.function!r}: {type(exc).__name__}: {exc}") from None
-        if not callable(function):
-            raise UsageError(f"{args.function!r} is not callable")
-        options = tool_options(args)
+            tool = Tool.from_function(function, **options)
+        except ToolDefinitionError as exc:
+            raise UsageError(str(exc)) from None
+        self._cells.registered(self.ip, self.server, "tool", tool.key)
+        return self._card(self.server.add_tool(tool))
+
+    # ---- %%mcp_prompt and %mcp_prompt fn ---------------------------------------------------------
+
+    @magic_arguments()
+    @argument("name", nargs="?", help="Which function in the cell becomes the prompt (default: the only one).")
+    @PROMPT_FLAGS
+    @cell_magic
+    def mcp_prompt(self, line: str, cell: str) -> Any:
+        """Make the function this cell defines an MCP prompt, or (with a signature) the cell itself.
+
+        %%mcp_prompt [NAME] [options]        the function NAME (or the only one) defined here
+        %%mcp_prompt name(topic: str)        the cell body is the prompt; its last expression returns
+        """
+        function, options = self._function_cell(self.mcp_prompt, line, cell, "mcp_prompt")
+        return None if function is None else self._register_prompt(function, options)
+
+    @magic_arguments()
+    @argument("function", help="An existing function in the namespace.")
+    @argument("--name", help="Prompt name (default: the function's name).")
+    @PROMPT_FLAGS
+    @line_magic("mcp_prompt")  # type: ignore[arg-type]
+    def mcp_prompt_line(self, line: str) -> Any:
+        """Register an existing function as a prompt: %mcp_prompt fn [--name N] [options]"""
+        args = parse(self.mcp_prompt_line, line)
+        options = PROMPT_FLAGS.options(args) | ({"name": args.name} if args.name else {})
+        return self._register_prompt(self._existing(args.function), options)
+
+    def _register_prompt(self, function: Callable[..., Any], options: dict[str, Any]) -> Any:
+        try:
+            prompt = Prompt.from_function(function, **options)
+        except ToolDefinitionError as exc:
+            raise UsageError(str(exc)) from None
+        self._cells.registered(self.ip, self.server, "prompt", prompt.key)
+        return self._card(self.server.add_prompt(prompt))
+
+    # ---- %%mcp_resource and %mcp_resource VAR ----------------------------------------------------
+
+    @magic_arguments()
+    @argument("uri", help="The resource's URI; with {...} (RFC 6570) a template whose values are parameters.")
+    @argument("function", nargs="?", help="Which function in the cell is read (default: the only one).")
+    @RESOURCE_FLAGS
+    @cell_magic
+    def mcp_resource(self, line: str, cell: str) -> Any:
+        """Serve what this cell's function returns (or, with no function, the cell's value) at URI.
+
+        %%mcp_resource URI [FUNCTION] [options]   the function FUNCTION (or the only one) defined here
+        %%mcp_resource URI [options]              a cell without a function: its last expression is read
+        """
+        args = parse(self.mcp_resource, line)
+        options = RESOURCE_FLAGS.options(args)
+        if args.function is None and not defines_functions(self.ip, cell):
+            name = options.get("name") or identifier_from(args.uri, "resource")
+            function = cell_function(self.ip, _cell_signature(name, args.uri), cell, bind=False)
+        else:
+            picked = run_and_pick(self.ip, cell, args.function, "mcp_resource URI")
+            if picked is None:
+                return None  # the cell raised: IPython already showed the traceback
+            function = picked
+        return self._register_resource(function, args.uri, options)
+
+    @magic_arguments()
+    @argument("variable", help="A variable (read as it is at each read) or a function in the namespace.")
+    @argument("--uri", required=True, help="The resource's URI (a function may have a template).")
+    @RESOURCE_FLAGS
+    @line_magic("mcp_resource")  # type: ignore[arg-type]
+    def mcp_resource_line(self, line: str) -> Any:
+        """Serve a notebook variable (its current value at every read) or a function: %mcp_resource VAR --uri URI"""
+        args = parse(self.mcp_resource_line, line)
+        options = RESOURCE_FLAGS.options(args)
+        value = self._existing(args.variable, callable_only=False)
+        if inspect.isfunction(value) or inspect.ismethod(value):
+            return self._register_resource(value, args.uri, options)
+        if "mime_type" not in options:
+            options["mime_type"] = to_contents(value, args.uri, None)[0].mime_type
+        return self._register_resource(_variable_reader(self.ip.user_ns, args.variable), args.uri, options)
+
+    def _register_resource(self, function: Callable[..., Any], uri: str, options: dict[str, Any]) -> Any:
+        try:
+            resource = resource_from_function(function, uri, **options)
+        except ToolDefinitionError as exc:
+            raise UsageError(str(exc)) from None
+        self._cells.registered(self.ip, self.server, "resource", resource.key)
+        return self._card(self.server.add_resource(resource))
+
+    # ---- shared ----------------------------------------------------------------------------------
+
+    def _function_cell(
+        self, magic: Any, line: str, cell: str, name: str
+    ) -> tuple[Callable[..., Any] | None, dict[str, Any]]:
+        """The function a tool or prompt cell defines (``None`` if the cell raised), and its options."""
+        try:
+            signature, option_text = split_signature(line)
+        except SignatureError as exc:
+            raise UsageError(str(exc)) from None
+        args = parse(magic, option_text)
+        options = {"tool": TOOL_FLAGS, "prompt": PROMPT_FLAGS}[name.removeprefix("mcp_")].options(args)
+        if signature is None:
+            return run_and_pick(self.ip, cell, args.name, name), options
         if args.name:
-            options["name"] = args.name
-        return self._register(function, options)
+            raise UsageError("give either a signature or NAME, not both")
+        return cell_function(self.ip, signature, cell), options
+
+    def _existing(self, expression: str, *, callable_only: bool = True) -> Any:
+        try:
+            value = self.ip.ev(expression)
+        except Exception as exc:
+            raise UsageError(f"cannot find {expression!r}: {type(exc).__name__}: {exc}") from None
+        if callable_only and not callable(value):
+            raise UsageError(f"{expression!r} is not callable")
+        return value
+
+    def _card(self, component: Tool | AnyResource | Prompt) -> Any:
+        from jupyter_mcp.kernel.display import card
+
+        return card(self.server, component)
 
     # ---- %mcp ------------------------------------------------------------------------------------
 
@@ -167,9 +228,9 @@ class MCPMagics(Magics):
         print(f"MCP server running at {self.server.url}")
 
     def _cmd_stop(self, rest: list[str]) -> None:
-        """stop: stop serving (tools stay registered)"""
+        """stop: stop serving (tools, resources and prompts stay registered)"""
         self.server.stop()
-        print("MCP server stopped (tools stay registered; %mcp start serves them again)")
+        print("MCP server stopped (everything stays registered; %mcp start serves it again)")
 
     def _cmd_restart(self, rest: list[str]) -> None:
         """restart: stop and serve again, same port and token"""
@@ -177,32 +238,37 @@ class MCPMagics(Magics):
         print(f"MCP server restarted at {self.server.url}")
 
     def _cmd_list(self, rest: list[str]) -> None:
-        """list: the registered tools"""
-        tools = self.server.tools
-        if not tools:
-            print("No tools yet: mark a function with %%mcp_tool")
-        for tool in tools.values():
-            state = "" if self.server.registry.is_visible(tool) else "  (disabled)"
-            print(f"{tool.name}{state}: {(tool.description or '').splitlines()[0] if tool.description else ''}")
+        """list: the registered tools, resources and prompts"""
+        if not any(len(registry) for registry in self.server.registries):
+            print("Nothing served yet: mark a function with %%mcp_tool, %%mcp_resource URI or %%mcp_prompt")
+        for registry in self.server.registries:
+            items = registry.all().values()
+            if items:
+                print(f"{registry.kind}s:")
+            for item in items:
+                state = "" if registry.is_visible(item) else "  (disabled)"
+                first = item.description.splitlines()[0] if item.description else ""
+                print(f"  {item.key}{state}: {first}")
 
     def _cmd_remove(self, rest: list[str]) -> None:
-        """remove NAME: unregister a tool"""
+        """remove NAME: unregister a tool, prompt or resource (by name or URI)"""
         name = _one(rest, "remove NAME")
-        self._known(name)
-        self.server.remove_tool(name)
-        print(f"removed {name!r}")
+        for registry, keys in self._found(name):
+            for key in keys:
+                registry.remove(key)
+                print(f"removed {registry.kind} {key!r}")
 
     def _cmd_enable(self, rest: list[str]) -> None:
-        """enable NAME: list a disabled tool again"""
+        """enable NAME: list a disabled tool, prompt or resource again"""
         name = _one(rest, "enable NAME")
-        self._known(name)
+        self._found(name)
         self.server.enable(names={name})
         print(f"enabled {name!r}")
 
     def _cmd_disable(self, rest: list[str]) -> None:
-        """disable NAME: hide a tool from clients"""
+        """disable NAME: hide a tool, prompt or resource from clients"""
         name = _one(rest, "disable NAME")
-        self._known(name)
+        self._found(name)
         self.server.disable(names={name})
         print(f"disabled {name!r}")
 
@@ -273,10 +339,14 @@ class MCPMagics(Magics):
 
         print("\n".join(ring.lines) or "(no server log lines)")
 
-    def _known(self, name: str) -> None:
-        if name not in self.server.registry:
-            known = ", ".join(self.server.tools) or "none"
-            raise UsageError(f"%mcp: no tool named {name!r} (registered: {known})")
+    def _found(self, name: str) -> list[tuple[Any, set[str]]]:
+        """Each registry with what ``name`` names in it (by key or name); a usage error if nothing is."""
+        found = [(registry, registry.resolve({name})) for registry in self.server.registries]
+        found = [(registry, keys) for registry, keys in found if keys]
+        if not found:
+            known = ", ".join(key for registry in self.server.registries for key in registry.all()) or "none"
+            raise UsageError(f"%mcp: nothing named {name!r} (registered: {known})")
+        return found
 
 
 COMMANDS = {
@@ -287,13 +357,25 @@ _usage = "\n".join(f"    %mcp {(function.__doc__ or name).strip()}" for name, fu
 MCPMagics.mcp.__doc__ = f"{MCPMagics.mcp.__doc__}\n\n    %mcp           the server panel\n{_usage}\n"
 
 
-def _parse(magic: Any, text: str) -> Any:
-    """Parse magic options with shell quoting (IPython's parse_argstring keeps the quotes)."""
+def _cell_signature(name: str, uri: str) -> str:
+    """``name(a: str, b: str | None = None)``: a cell-as-resource takes its URI template's values as text."""
     try:
-        argv = shlex.split(text)
-    except ValueError as exc:
-        raise UsageError(f"cannot parse the options: {exc}") from None
-    return magic.parser.parse_args(argv)
+        path, query = template_variables(uri)
+    except ToolDefinitionError as exc:
+        raise UsageError(str(exc)) from None
+    params = [f"{v}: str" for v in path] + [f"{v}: str | None = None" for v in query]
+    return f"{name}({', '.join(params)})"
+
+
+def _variable_reader(namespace: dict[str, Any], variable: str) -> Callable[[], Any]:
+    def read() -> Any:
+        if variable not in namespace:
+            raise ResourceError(f"the notebook has no variable {variable!r} now")
+        return namespace[variable]
+
+    read.__name__ = variable
+    read.__doc__ = f"The notebook variable {variable}, as it is when read."
+    return read
 
 
 def _ints(rest: list[str], usage: str) -> list[int]:
@@ -330,24 +412,15 @@ def _one_int(rest: list[str], usage: str) -> int:
         raise UsageError(f"usage: %mcp {usage} ({value!r} is not a number)") from None
 
 
-def _current_cell_id(shell: Any) -> str | None:
-    try:
-        parent = shell.kernel.get_parent("shell")
-    except (AttributeError, TypeError):
-        return None
-    metadata = parent.get("metadata", {}) if isinstance(parent, dict) else {}
-    cell_id = metadata.get("cellId")
-    return str(cell_id) if cell_id else None
-
-
 def load_extension(ipython: Any) -> None:
     from jupyter_mcp.kernel.display import install_formatter
 
     ipython.register_magics(MCPMagics)
-    install_formatter(ipython)  # a Tool shown in a cell (server.tools["x"]) displays as its card
+    install_formatter(ipython)  # a Tool, Resource or Prompt shown in a cell displays as its card
 
 
 def unload_extension(ipython: Any) -> None:
-    for kind, names in (("cell", ("mcp_tool",)), ("line", ("mcp_tool", "mcp"))):
+    magics = ("mcp_tool", "mcp_resource", "mcp_prompt")
+    for kind, names in (("cell", magics), ("line", (*magics, "mcp"))):
         for name in names:
             ipython.magics_manager.magics[kind].pop(name, None)

@@ -1,6 +1,6 @@
-"""``NotebookServer``: this kernel's tool server — registry, MCP protocol, HTTP thread, history.
+"""``NotebookServer``: this kernel's tool server — registries, MCP protocol, HTTP thread, history.
 
-One per kernel (``get_server()``). It starts with the first tool, serves from a daemon thread
+One per kernel (``get_server()``). It starts with the first tool, resource or prompt, serves from a daemon thread
 with its own event loop (so clients are answered while cells run) and records every call.
 Observers of its lifecycle publish the discovery file that ``jupyter-mcp`` and the Jupyter server
 extension find it by (``publishing.py``) and lower the GIL switch interval (``switch.py``).
@@ -15,9 +15,9 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types as mt
 
@@ -35,7 +35,9 @@ from jupyter_mcp.kernel.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.history import CallHistory
 from jupyter_mcp.tools.observers import Observers
+from jupyter_mcp.tools.prompts import Prompt
 from jupyter_mcp.tools.registry import RegistryChange
+from jupyter_mcp.tools.resources import AnyResource
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.serving import BackgroundServer, Lifecycle, is_loopback
 
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 _server: NotebookServer | None = None
 _server_lock = threading.Lock()
@@ -106,9 +110,10 @@ class NotebookServer(ToolServer):
         self.lifecycle.add(SwitchInterval(lambda: self.settings.switch_interval))
         self.publisher = DiscoveryPublisher(self.kernel_id, self.describe)
         self.lifecycle.add(self.publisher)
-        self.registry.subscribe(self.publisher.publish)
+        for registry in self.registries:
+            registry.subscribe(self.publisher.publish)
+            registry.subscribe(self._components_changed)
         self.clients_tracker.subscribe(self.publisher.publish)
-        self.registry.subscribe(self._tools_changed)
         atexit.register(self.stop)
 
     # ---- lifecycle -------------------------------------------------------------------------------
@@ -118,7 +123,7 @@ class NotebookServer(ToolServer):
         return self._runner is not None and self._runner.running
 
     def start(self, host: str | None = None, port: int | None = None) -> None:
-        """Bind and serve (idempotent). Called implicitly when the first tool is registered."""
+        """Bind and serve (idempotent). Called implicitly when the first tool (resource, prompt) is registered."""
         with self._lifecycle:
             if self.running:
                 return
@@ -198,24 +203,48 @@ class NotebookServer(ToolServer):
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the same path a client uses; the call lands in ``history``."""
+        return CallResult.wrap(await self._on_server_loop(self.calls.call(name, arguments, source="notebook")))
+
+    async def read_resource(self, uri: str) -> mt.ReadResourceResult:
+        """Read ``uri`` through the same path a client uses; the read lands in ``history``."""
+        return await self._on_server_loop(self.calls.read_resource(uri, source="notebook"))
+
+    async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
+        """Get a prompt through the same path a client uses; the get lands in ``history``."""
+        return await self._on_server_loop(self.calls.get_prompt(name, arguments, source="notebook"))
+
+    async def _on_server_loop(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run ``work`` where clients' requests run (async functions on the serving loop), when serving."""
         runner = self._runner
         if runner is None or runner.loop is None:
-            return CallResult.wrap(await self.calls.call(name, arguments, source="notebook"))
-        future = runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
-        return CallResult.wrap(await asyncio.wrap_future(future))
+            return await work
+        return await asyncio.wrap_future(runner.run_coroutine(work))
 
     def call_in_background(
         self, name: str, arguments: Mapping[str, Any] | None = None
     ) -> concurrent.futures.Future[mt.CallToolResult]:
         """Start a call from synchronous code (a widget callback); returns a concurrent Future."""
+        return self._in_background(self.calls.call(name, arguments, source="notebook"))
+
+    def read_in_background(self, uri: str) -> concurrent.futures.Future[mt.ReadResourceResult]:
+        """Start a read of ``uri`` from synchronous code (a card's preview); recorded like a client's."""
+        return self._in_background(self.calls.read_resource(uri, source="notebook"))
+
+    def get_prompt_in_background(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> concurrent.futures.Future[mt.GetPromptResult]:
+        """Start a prompt get from synchronous code (a card's try-it); recorded like a client's."""
+        return self._in_background(self.calls.get_prompt(name, arguments, source="notebook"))
+
+    def _in_background(self, work: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         if not self.running:
             self.start()
         assert self._runner is not None
-        return self._runner.run_coroutine(self.calls.call(name, arguments, source="notebook"))
+        return self._runner.run_coroutine(work)
 
     # ---- lifecycle observers ---------------------------------------------------------------------
 
-    def _tools_changed(self, change: RegistryChange) -> None:
+    def _components_changed(self, change: RegistryChange) -> None:
         if change.kind in ("added", "replaced") and not self.running:
             self.start()
 
@@ -233,11 +262,24 @@ class NotebookServer(ToolServer):
                 discovery.ToolSummary(t.name, t.title, t.description, self.registry.is_visible(t))
                 for t in self.registry.all().values()
             ],
+            resources=[self._resource_summary(r) for r in self.resources.values()],
+            prompts=[self._prompt_summary(p) for p in self.prompts.values()],
             started=self.started_at or time.time(),
             version=__version__,
             clients=len(self.connected_clients()),
             calls=self.history.total_calls,
         )
+
+    def _resource_summary(self, item: AnyResource) -> discovery.ResourceSummary:
+        visible = self.resource_registry.is_visible(item)
+        return discovery.ResourceSummary(
+            item.key, item.name, item.title, item.description, item.mime_type, item.is_template, visible
+        )
+
+    def _prompt_summary(self, prompt: Prompt) -> discovery.PromptSummary:
+        arguments = [argument.name for argument in prompt.arguments]
+        visible = self.prompt_registry.is_visible(prompt)
+        return discovery.PromptSummary(prompt.name, prompt.title, prompt.description, arguments, visible)
 
     def status(self) -> dict[str, Any]:
         return {

@@ -1,10 +1,13 @@
-"""Check cells for workshop notebooks: call a student's tool as a client would, and say if it works.
+"""Check cells for workshop notebooks: use a student's tool, resource or prompt as a client would, and
+say if it works.
 
 Example (the last cell of a chapter)::
 
     from jupyter_mcp.kernel.workshop import check_tool
     await check_tool("safe_divide", {"a": 1, "b": 4}, expect=0.25)
     await check_tool("safe_divide", {"a": 1, "b": 0}, error="cannot divide by zero")
+    await check_resource("data://cities/fr/names", contains="Paris")
+    await check_prompt("haiku", {"topic": "tea"}, contains="tea")
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import mcp_types as mt
 
 from jupyter_mcp.kernel.server import NotebookServer, get_server
+from jupyter_mcp.tools.errors import ToolError
 
 _UNSET: Any = object()
 
@@ -36,7 +40,36 @@ async def check_tool(
     server = server or get_server()
     problem = _problem(server, name) or _outcome(await server.call(name, arguments), expect, error)
     call = f"{name}({', '.join(f'{k}={v!r}' for k, v in (arguments or {}).items())})"
-    print(f"✗ not yet: {call}: {problem}" if problem else f"✓ {call} works")
+    return _report(call, problem)
+
+
+async def check_resource(uri: str, *, contains: str, server: NotebookServer | None = None) -> Check:
+    """Read ``uri`` as a client would; print ✓ if its text contains ``contains``, else ✗ with the reason."""
+    server = server or get_server()
+    try:
+        result = await server.read_resource(uri)
+    except ToolError as exc:
+        return _report(f"read {uri}", f"reading it failed: {exc}")
+    text = " ".join(c.text for c in result.contents if isinstance(c, mt.TextResourceContents))
+    return _report(f"read {uri}", None if contains in text else f"it reads {text!r}, which does not say {contains!r}")
+
+
+async def check_prompt(
+    name: str, arguments: Mapping[str, Any] | None = None, *, contains: str, server: NotebookServer | None = None
+) -> Check:
+    """Get prompt ``name`` as a client would; print ✓ if its messages contain ``contains``, else ✗ and why."""
+    server = server or get_server()
+    call = f"{name}({', '.join(f'{k}={v!r}' for k, v in (arguments or {}).items())})"
+    try:
+        result = await server.get_prompt(name, arguments)
+    except ToolError as exc:
+        return _report(call, f"getting it failed: {exc}")
+    text = " ".join(m.content.text for m in result.messages if isinstance(m.content, mt.TextContent))
+    return _report(call, None if contains in text else f"its messages say {text!r}, not {contains!r}")
+
+
+def _report(what: str, problem: str | None) -> Check:
+    print(f"✗ not yet: {what}: {problem}" if problem else f"✓ {what} works")
     return Check(problem)
 
 

@@ -1,4 +1,4 @@
-"""What ``GET /api/mcp/servers`` says: each live tool server, its tools, clients and routes.
+"""What ``GET /api/mcp/servers`` says: each live server, its tools, resources, prompts, clients and routes.
 
 The discovery file gives the address and the tool list as of its last write; the kernel's own
 ``GET /status`` adds what changes per call (call counts, connected clients). When a kernel does
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import asdict
 from typing import Any
 from urllib.parse import quote
 
@@ -20,7 +21,7 @@ from jupyter_mcp._wire.http import Exchange
 from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.serverext.directory import Located
-from jupyter_mcp.serverext.shapes import ClientEntry, ServerEntry, ToolEntry
+from jupyter_mcp.serverext.shapes import ClientEntry, PromptEntry, ResourceEntry, ServerEntry, ToolEntry
 
 
 def kernel_route(base_url: str, kernel_id: str) -> str:
@@ -46,6 +47,8 @@ def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> Ser
         "version": info.version,
         "live": status is not None,
         "tools": _tools(info, status),
+        "resources": _resources(info, status),
+        "prompts": _prompts(info, status),
         "clients": [_client(c) for c in (status or {}).get("clients", [])],
         "calls": int((status or {}).get("calls", info.calls)),
         "routes": {
@@ -75,6 +78,42 @@ def _tool(data: dict[str, Any]) -> ToolEntry:
         "calls": int(data.get("calls", 0)),
         "errors": int(data.get("errors", 0)),
         "running": int(data.get("running", 0)),
+    }
+
+
+def _resources(info: ServerInfo, status: dict[str, Any] | None) -> list[ResourceEntry]:
+    if status is None:
+        return [_resource({**asdict(r), "calls": 0}) for r in info.resources]
+    return [_resource(r) for r in status.get("resources", [])]
+
+
+def _resource(data: dict[str, Any]) -> ResourceEntry:
+    return {
+        "uri": str(data["uri"]),
+        "name": str(data.get("name", "")),
+        "title": data.get("title"),
+        "description": data.get("description"),
+        "mime_type": data.get("mime_type"),
+        "template": bool(data.get("template", False)),
+        "enabled": bool(data.get("enabled", True)),
+        "calls": int(data.get("calls", 0)),
+    }
+
+
+def _prompts(info: ServerInfo, status: dict[str, Any] | None) -> list[PromptEntry]:
+    if status is None:
+        return [_prompt({**asdict(p), "calls": 0}) for p in info.prompts]
+    return [_prompt(p) for p in status.get("prompts", [])]
+
+
+def _prompt(data: dict[str, Any]) -> PromptEntry:
+    return {
+        "name": str(data["name"]),
+        "title": data.get("title"),
+        "description": data.get("description"),
+        "arguments": [str(a) for a in data.get("arguments", [])],
+        "enabled": bool(data.get("enabled", True)),
+        "calls": int(data.get("calls", 0)),
     }
 
 

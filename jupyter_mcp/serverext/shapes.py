@@ -10,7 +10,16 @@ from typing import Any, TypedDict
 
 from jupyter_mcp.clientconfig import ClientKind
 
-__all__ = ["ClientEntry", "ClientKind", "ConfigReply", "Routes", "ServerEntry", "ToolEntry"]
+__all__ = [
+    "ClientEntry",
+    "ClientKind",
+    "ConfigReply",
+    "PromptEntry",
+    "ResourceEntry",
+    "Routes",
+    "ServerEntry",
+    "ToolEntry",
+]
 
 
 class ToolEntry(TypedDict):
@@ -23,6 +32,33 @@ class ToolEntry(TypedDict):
     calls: int
     errors: int
     running: int
+
+
+class ResourceEntry(TypedDict):
+    """A resource or resource template and its read count."""
+
+    uri: str
+    """The URI, or the URI template of a template."""
+    name: str
+    title: str | None
+    description: str | None
+    mime_type: str | None
+    template: bool
+    enabled: bool
+    calls: int
+    """Reads."""
+
+
+class PromptEntry(TypedDict):
+    """A prompt, its argument names and its get count."""
+
+    name: str
+    title: str | None
+    description: str | None
+    arguments: list[str]
+    enabled: bool
+    calls: int
+    """Gets."""
 
 
 class ClientEntry(TypedDict):
@@ -52,6 +88,8 @@ class ServerEntry(TypedDict):
     version: str
     live: bool
     tools: list[ToolEntry]
+    resources: list[ResourceEntry]
+    prompts: list[PromptEntry]
     clients: list[ClientEntry]
     calls: int
     routes: Routes

@@ -1,6 +1,6 @@
-"""The tool layer: plain Python functions become MCP tools. No IPython, no Jupyter server.
+"""The tool layer: plain Python functions become MCP tools, resources and prompts.
 
-Example::
+No IPython, no Jupyter server. Example::
 
     from jupyter_mcp.tools import ToolServer, run
 
@@ -11,6 +11,15 @@ Example::
         '''Adds two integer numbers together.'''
         return a + b
 
+    @server.resource("data://greeting")
+    def greeting() -> str:
+        return "Hello"
+
+    @server.prompt
+    def review(topic: str) -> str:
+        '''Ask for a review.'''
+        return f"Please review {topic}."
+
     if __name__ == "__main__":
         run(server)  # stdio; --transport http [--host H] [--port P] [--token T]
 """
@@ -18,7 +27,7 @@ Example::
 from jupyter_mcp.tools.calls import CallPath, ExecutionHook
 from jupyter_mcp.tools.content import Audio, File, Image, ToolResult
 from jupyter_mcp.tools.context import CallScope, Context
-from jupyter_mcp.tools.errors import ToolDefinitionError, ToolError
+from jupyter_mcp.tools.errors import PromptError, ResourceError, ToolDefinitionError, ToolError
 from jupyter_mcp.tools.events import (
     BaseCallObserver,
     CallFinished,
@@ -31,8 +40,10 @@ from jupyter_mcp.tools.events import (
 )
 from jupyter_mcp.tools.executors import Executor, WorkerExecutor
 from jupyter_mcp.tools.history import CallHistory, CallRecord
-from jupyter_mcp.tools.options import CommonOptions, ToolOptions
-from jupyter_mcp.tools.registry import DuplicateToolError, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.options import CommonOptions, PromptOptions, ResourceOptions, ToolOptions
+from jupyter_mcp.tools.prompts import Message, Prompt, PromptRegistry
+from jupyter_mcp.tools.registry import DuplicateToolError, Registry, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.resources import Resource, ResourceRegistry, ResourceTemplate, resource_from_function
 from jupyter_mcp.tools.runner import run
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.sessions import ConnectedClient
@@ -59,8 +70,19 @@ __all__ = [
     "Image",
     "LateResult",
     "LogEvent",
+    "Message",
     "ProgressEvent",
+    "Prompt",
+    "PromptError",
+    "PromptOptions",
+    "PromptRegistry",
+    "Registry",
     "RegistryChange",
+    "Resource",
+    "ResourceError",
+    "ResourceOptions",
+    "ResourceRegistry",
+    "ResourceTemplate",
     "Tool",
     "ToolDefinitionError",
     "ToolError",
@@ -69,5 +91,6 @@ __all__ = [
     "ToolResult",
     "ToolServer",
     "WorkerExecutor",
+    "resource_from_function",
     "run",
 ]

@@ -1,12 +1,14 @@
-"""The call path: one function every call goes through, whoever makes it.
+"""The call path: what every tool call, resource read and prompt get goes through, whoever makes it.
 
 lookup -> validate -> run (executor, timeout, hooks) -> convert -> result, with observers told
-at each step. Every failure becomes an ``isError`` result; nothing escapes but cancellation.
+at each step. A failed tool call is an ``isError`` result; a failed read or prompt get raises a
+``ToolError`` subclass (the protocol handler turns it into a JSON-RPC error) after it is recorded.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import os
 import threading
@@ -15,27 +17,44 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 import anyio
 import mcp_types as mt
 from mcp.server.context import ServerRequestContext
 
 from jupyter_mcp.tools.context import CallScope, Context
-from jupyter_mcp.tools.errors import ToolError, ToolTimeoutError, UnknownToolError
+from jupyter_mcp.tools.errors import (
+    PromptError,
+    ResourceError,
+    ResourceNotFoundError,
+    ToolArgumentsError,
+    ToolError,
+    ToolTimeoutError,
+    UnknownPromptError,
+    UnknownToolError,
+)
 from jupyter_mcp.tools.events import (
     CallFinished,
     CallObserver,
+    CallOutcome,
     CallStarted,
     CallStatus,
     ClientInfo,
+    Kind,
     LateResult,
 )
 from jupyter_mcp.tools.executors import Executor, UnavailableExecutor, WorkerExecutor
+from jupyter_mcp.tools.function import BoundCall, ParsedFunction
 from jupyter_mcp.tools.observers import Observers
-from jupyter_mcp.tools.registry import ToolRegistry
+from jupyter_mcp.tools.options import RunOn
+from jupyter_mcp.tools.prompts import PromptRegistry
+from jupyter_mcp.tools.registry import Registry, ToolRegistry
+from jupyter_mcp.tools.resources import Found, ResourceRegistry
 from jupyter_mcp.tools.results import text
-from jupyter_mcp.tools.tool import BoundCall, Tool
+
+Source = Literal["client", "notebook"]
+_R = TypeVar("_R", mt.ReadResourceResult, mt.GetPromptResult)
 
 ExecutionHook = Callable[[CallScope], AbstractContextManager[None]]
 """Entered around the function, in the thread (or task) that runs it: per-call capture uses this."""
@@ -46,6 +65,23 @@ _PREFIX = f"{os.getpid():x}"
 
 def new_call_id() -> str:
     return f"{_PREFIX}-{next(_ids)}"
+
+
+class Runnable(Protocol):
+    """What the call path runs: a tool, a resource or a prompt."""
+
+    name: str
+
+    @property
+    def parsed(self) -> ParsedFunction: ...
+    @property
+    def fn(self) -> Callable[..., Any]: ...
+    @property
+    def is_async(self) -> bool: ...
+    @property
+    def timeout(self) -> float | None: ...
+    @property
+    def run_on(self) -> RunOn: ...
 
 
 @dataclass
@@ -86,7 +122,7 @@ class _LateWatch:
 
 
 class CallPath:
-    """Runs tool calls against a registry and reports them to observers."""
+    """Runs tool calls, resource reads and prompt gets against the registries; tells observers."""
 
     def __init__(
         self,
@@ -94,8 +130,12 @@ class CallPath:
         settings: CallSettings | None = None,
         *,
         max_workers: int = 16,
+        resources: ResourceRegistry | None = None,
+        prompts: PromptRegistry | None = None,
     ) -> None:
         self.registry = registry
+        self.resources = resources if resources is not None else ResourceRegistry()
+        self.prompts = prompts if prompts is not None else PromptRegistry()
         self.settings = settings or CallSettings()
         self.executors: dict[str, Executor] = {
             "worker": WorkerExecutor(max_workers),
@@ -121,14 +161,12 @@ class CallPath:
         *,
         request: ServerRequestContext[Any, Any] | None = None,
         client: ClientInfo | None = None,
-        source: Literal["client", "notebook"] = "client",
+        source: Source = "client",
     ) -> mt.CallToolResult:
         """Run one call end to end; always returns a result (errors as ``isError``)."""
-        call_id = new_call_id()
-        scope = self._scope(call_id, name, client, request)
         args = dict(arguments or {})
-        self._notify("call_started", CallStarted(call_id, name, args, client, time.time(), source))
-        started = time.perf_counter()
+        scope, started = self._begin(CallStarted("", name, args, client, time.time(), source, "tool", name), request)
+        call_id = scope.call_id
         try:
             result, failure = await self._attempt(name, args, scope), None
         except ToolTimeoutError as exc:
@@ -146,24 +184,103 @@ class CallPath:
         self._finish(call_id, started, result, failure)
         return result
 
-    def _scope(
+    async def read_resource(
         self,
-        call_id: str,
+        uri: str,
+        *,
+        request: ServerRequestContext[Any, Any] | None = None,
+        client: ClientInfo | None = None,
+        source: Source = "client",
+    ) -> mt.ReadResourceResult:
+        """Read ``uri``; raises ``ResourceNotFoundError``, ``ToolArgumentsError`` or ``ResourceError``."""
+        try:
+            found, refused = self.resources.find(uri), None
+        except ToolArgumentsError as exc:
+            found, refused = None, exc
+        values = dict(found.values) if found is not None else {}
+        component = found.resource.key if found is not None else None
+        started = CallStarted("", uri, values, client, time.time(), source, "resource", component)
+
+        async def attempt(scope: CallScope) -> mt.ReadResourceResult:
+            if refused is not None:
+                raise refused
+            return await self._read(uri, found, scope)
+
+        return await self._served(started, request, attempt)
+
+    async def _read(self, uri: str, found: Found | None, scope: CallScope) -> mt.ReadResourceResult:
+        if found is None:
+            listing = ", ".join(r.key for r in self.resources.visible()[:20]) or "none"
+            raise ResourceNotFoundError(uri, f"Resource not found: {uri!r}. Available resources: {listing}")
+        resource = found.resource
+        bound = resource.bind(found.values, dict.fromkeys(resource.parsed.injected, Context(scope)))
+        value = await self._execute(resource, bound, scope)
+        return mt.ReadResourceResult(contents=resource.contents(value, uri))
+
+    async def get_prompt(
+        self,
         name: str,
-        client: ClientInfo | None,
+        arguments: Mapping[str, Any] | None,
+        *,
+        request: ServerRequestContext[Any, Any] | None = None,
+        client: ClientInfo | None = None,
+        source: Source = "client",
+    ) -> mt.GetPromptResult:
+        """Render prompt ``name``; raises ``UnknownPromptError``, ``ToolArgumentsError`` or ``PromptError``."""
+        args = dict(arguments or {})
+        prompt = self.prompts.get(name)
+        started = CallStarted("", name, args, client, time.time(), source, "prompt", prompt.key if prompt else None)
+
+        async def attempt(scope: CallScope) -> mt.GetPromptResult:
+            if prompt is None:
+                raise UnknownPromptError(f"Unknown prompt: {name!r}. Available prompts: {_listing(self.prompts)}")
+            bound = prompt.bind(args, dict.fromkeys(prompt.parsed.injected, Context(scope)))
+            value = await self._execute(prompt, bound, scope)
+            return mt.GetPromptResult(description=prompt.description, messages=prompt.messages(value))
+
+        return await self._served(started, request, attempt)
+
+    async def _served(
+        self,
+        event: CallStarted,
         request: ServerRequestContext[Any, Any] | None,
-    ) -> CallScope:
-        return CallScope(
+        attempt: Callable[[CallScope], Awaitable[_R]],
+    ) -> _R:
+        """Run a read or a prompt get as one recorded call; a failure is recorded, then raised as a ToolError."""
+        scope, started = self._begin(event, request)
+        try:
+            result = await attempt(scope)
+        except anyio.get_cancelled_exc_class():
+            scope.cancel_event.set()
+            self._finish(scope.call_id, started, None, _Failure("cancelled", "", "cancelled"))
+            raise
+        except ToolError as exc:
+            self._finish(scope.call_id, started, None, _Failure("error", str(exc), str(exc), _traceback_of(exc)))
+            raise
+        except Exception as exc:
+            failure = self._unexpected(event.tool, exc, event.kind)
+            self._finish(scope.call_id, started, None, failure)
+            error = ResourceError if event.kind == "resource" else PromptError
+            raise error(failure.message) from exc
+        self._finish(scope.call_id, started, result, None)
+        return result
+
+    def _begin(self, event: CallStarted, request: ServerRequestContext[Any, Any] | None) -> tuple[CallScope, float]:
+        """Give the call an id and a scope, and tell observers it started."""
+        call_id = new_call_id()
+        scope = CallScope(
             call_id=call_id,
-            tool_name=name,
-            client=client,
+            tool_name=event.tool,
+            client=event.client,
             request=request,
             loop=asyncio.get_running_loop(),
             on_progress=lambda e: self._notify("call_progress", call_id, e),
             on_log=lambda e: self._notify("call_log", call_id, e),
         )
+        self._notify("call_started", dataclasses.replace(event, call_id=call_id))
+        return scope, time.perf_counter()
 
-    def _finish(self, call_id: str, started: float, result: mt.CallToolResult, failure: _Failure | None) -> None:
+    def _finish(self, call_id: str, started: float, result: CallOutcome | None, failure: _Failure | None) -> None:
         duration = time.perf_counter() - started
         if failure is None:
             event = CallFinished("ok", duration, result, None, None)
@@ -171,9 +288,10 @@ class CallPath:
             event = CallFinished(failure.status, duration, result, failure.error, failure.traceback)
         self._notify("call_finished", call_id, event)
 
-    def _unexpected(self, name: str, exc: Exception) -> _Failure:
+    def _unexpected(self, name: str, exc: Exception, kind: Kind = "tool") -> _Failure:
         full = f"{type(exc).__name__}: {exc}"
-        shown = f"Tool {name!r} failed; the server hides error details" if self.settings.mask_error_details else full
+        what = {"tool": "Tool", "resource": "Reading resource", "prompt": "Prompt"}[kind]
+        shown = f"{what} {name!r} failed; the server hides error details" if self.settings.mask_error_details else full
         return _Failure("error", shown, full, _traceback_of(exc))
 
     async def _attempt(self, name: str, arguments: dict[str, Any], scope: CallScope) -> mt.CallToolResult:
@@ -192,7 +310,7 @@ class CallPath:
             is_error=False,
         )
 
-    async def _execute(self, tool: Tool, bound: BoundCall, scope: CallScope) -> Any:
+    async def _execute(self, tool: Runnable, bound: BoundCall, scope: CallScope) -> Any:
         executor = self.executors[tool.run_on]
         late = _LateWatch(lambda e: self._notify("call_late_result", scope.call_id, e))
         with anyio.move_on_after(tool.timeout) as deadline:
@@ -206,7 +324,7 @@ class CallPath:
         kind = "it was cancelled" if tool.is_async else "its late result will be discarded"
         raise ToolTimeoutError(f"Tool {tool.name!r} timed out after {tool.timeout:g}s (its timeout); {kind}")
 
-    def _sync_thunk(self, tool: Tool, bound: BoundCall, scope: CallScope, late: _LateWatch) -> Callable[[], Any]:
+    def _sync_thunk(self, tool: Runnable, bound: BoundCall, scope: CallScope, late: _LateWatch) -> Callable[[], Any]:
         def run() -> Any:
             with self._hooks(scope):
                 try:
@@ -219,7 +337,7 @@ class CallPath:
 
         return run
 
-    def _async_thunk(self, tool: Tool, bound: BoundCall, scope: CallScope) -> Callable[[], Awaitable[Any]]:
+    def _async_thunk(self, tool: Runnable, bound: BoundCall, scope: CallScope) -> Callable[[], Awaitable[Any]]:
         async def run() -> Any:
             with self._hooks(scope):
                 return await tool.fn(*bound.args, **bound.kwargs)
@@ -242,7 +360,10 @@ def _traceback_of(exc: BaseException) -> str:
     return "".join(traceback.format_exception(exc))
 
 
+def _listing(registry: Registry[Any]) -> str:
+    keys = [item.key for item in registry.visible()]
+    return (", ".join(keys[:20]) + (", ..." if len(keys) > 20 else "")) or "none"
+
+
 def _unknown_message(name: str, registry: ToolRegistry) -> str:
-    names = [t.name for t in registry.visible()]
-    listing = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-    return f"Unknown tool: {name!r}. Available tools: {listing or 'none'}"
+    return f"Unknown tool: {name!r}. Available tools: {_listing(registry)}"

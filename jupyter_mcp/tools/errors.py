@@ -34,3 +34,32 @@ class ToolOutputError(ToolError):
 
 class UnknownToolError(ToolError):
     """No enabled tool has the requested name."""
+
+
+class ResourceError(ToolError):
+    """Raised by a resource function: the client gets its message (even with masking on).
+
+    Example::
+
+        @server.resource("data://tables/{name}")
+        def table(name: str) -> str:
+            if name not in tables:
+                raise ResourceError(f"No table named {name!r}")
+            return tables[name].to_csv()
+    """
+
+
+class PromptError(ToolError):
+    """Raised by a prompt function: the client gets its message (even with masking on)."""
+
+
+class ResourceNotFoundError(ResourceError):
+    """No enabled resource or template answers the URI (the spec's resource-not-found error)."""
+
+    def __init__(self, uri: str, message: str) -> None:
+        super().__init__(message)
+        self.uri = uri
+
+
+class UnknownPromptError(PromptError):
+    """No enabled prompt has the requested name."""

@@ -17,6 +17,9 @@ LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "a
 
 
 Era = Literal["2025", "2026"]
+Kind = Literal["tool", "resource", "prompt"]
+"""The three kinds of component a server holds; history records and registry changes say which."""
+CallOutcome = mt.CallToolResult | mt.ReadResourceResult | mt.GetPromptResult
 
 
 def era_of(protocol_version: str) -> Era:
@@ -47,6 +50,10 @@ class CallStarted:
     """Wall-clock start (``time.time()``)."""
     source: Literal["client", "notebook"]
     """``"notebook"`` for ``server.call(...)`` from a cell or a widget's try-it form."""
+    kind: Kind = "tool"
+    """A tool call, a resource read (``tool`` is then the URI read) or a prompt get."""
+    component: str | None = None
+    """The registry key of what answers (a resource template for a templated read); ``None`` if nothing does."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,8 @@ class CallFinished:
     status: CallStatus
     duration: float
     """Seconds from start to the result the client got."""
-    result: mt.CallToolResult
+    result: CallOutcome | None
+    """What the client got; ``None`` when a read or prompt get failed (the client got a JSON-RPC error)."""
     error: str | None
     """The full error message (before masking) when the call failed."""
     traceback: str | None

@@ -1,4 +1,4 @@
-"""Parse a Python function into what an MCP tool needs: input model, schemas, description.
+"""Parse a Python function into what an MCP tool (or prompt, or resource) needs: input model, schemas, description.
 
 Parsing is separate from the ``Tool`` that calls the function (as in FastMCP): this module
 knows signatures, annotations and docstrings, nothing about MCP sessions.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, get_args, get_origin
 
@@ -43,6 +43,14 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class BoundCall:
+    """Validated arguments ready to pass to the function."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class ParsedFunction:
     """Everything the tool layer derives from a function, computed once at registration."""
 
@@ -57,20 +65,25 @@ class ParsedFunction:
     return_adapter: TypeAdapter[Any] | None
     wrap_result: bool
     is_async: bool
+    return_annotation: Any = inspect.Signature.empty
 
 
-def parse_function(fn: Callable[..., Any], *, name: str | None = None) -> ParsedFunction:
-    """Build a ``ParsedFunction`` from ``fn``; raises ``ToolDefinitionError`` with the reason."""
-    tool_name = name or _function_name(fn)
-    signature = _signature(fn, tool_name)
-    hints = _type_hints(fn, tool_name)
+def parse_function(fn: Callable[..., Any], *, name: str | None = None, noun: str = "tool") -> ParsedFunction:
+    """Build a ``ParsedFunction`` from ``fn``; raises ``ToolDefinitionError`` with the reason.
+
+    ``noun`` names what ``fn`` becomes in those messages ("tool", "prompt", "resource").
+    """
+    tool_name = name or _function_name(fn, noun)
+    label = f"{noun} {tool_name!r}"
+    signature = _signature(fn, label)
+    hints = _type_hints(fn, label)
     docstring = docstring_parser.parse(inspect.getdoc(fn) or "")
     doc_params = {p.arg_name.lstrip("*"): p.description for p in docstring.params if p.description}
     fields: dict[str, Any] = {}
     parameters: list[Parameter] = []
     injected: dict[str, type] = {}
     for index, param in enumerate(signature.parameters.values()):
-        _refuse_variadic(param, tool_name)
+        _refuse_variadic(param, label)
         annotation = hints.get(param.name, param.annotation)
         kind = injected_kind(annotation)
         if kind is not None:
@@ -80,13 +93,13 @@ def parse_function(fn: Callable[..., Any], *, name: str | None = None) -> Parsed
         fields[field_name] = _field(param, annotation, doc_params.get(param.name), field_name)
         positional = param.kind is inspect.Parameter.POSITIONAL_ONLY
         parameters.append(Parameter(param.name, field_name, positional))
-    model = _arguments_model(tool_name, fields)
-    input_schema = _input_schema(model, tool_name)
+    model = _arguments_model(tool_name, label, fields)
+    input_schema = _input_schema(model, label)
     return_annotation = hints.get("return", signature.return_annotation)
     try:
         output_schema, adapter, wrap = output_schema_for(return_annotation)
     except PydanticUserError as exc:
-        raise ToolDefinitionError(f"tool {tool_name!r}: return annotation: {_first_line(exc)}") from exc
+        raise ToolDefinitionError(f"{label}: return annotation: {_first_line(exc)}") from exc
     return ParsedFunction(
         fn=fn,
         name=tool_name,
@@ -99,7 +112,22 @@ def parse_function(fn: Callable[..., Any], *, name: str | None = None) -> Parsed
         return_adapter=adapter,
         wrap_result=wrap,
         is_async=is_async_callable(fn),
+        return_annotation=return_annotation,
     )
+
+
+def bound_call(parsed: ParsedFunction, validated: BaseModel, injected: Mapping[str, Any]) -> BoundCall:
+    """The call ``parsed.fn`` gets: validated values by parameter, plus the injected ones (``Context``)."""
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for param in parsed.parameters:
+        value = getattr(validated, param.field_name)
+        if param.positional_only:
+            args.append(value)
+        else:
+            kwargs[param.name] = value
+    kwargs.update({name: injected[name] for name in parsed.injected if name in injected})
+    return BoundCall(tuple(args), kwargs)
 
 
 def is_async_callable(fn: Callable[..., Any]) -> bool:
@@ -111,21 +139,21 @@ def is_async_callable(fn: Callable[..., Any]) -> bool:
     )
 
 
-def _function_name(fn: Callable[..., Any]) -> str:
+def _function_name(fn: Callable[..., Any], noun: str) -> str:
     name = getattr(fn, "__name__", None)
     if not name or name == "<lambda>":
-        raise ToolDefinitionError("a lambda or nameless callable needs an explicit name= to become a tool")
+        raise ToolDefinitionError(f"a lambda or nameless callable needs an explicit name= to become a {noun}")
     return str(name)
 
 
-def _signature(fn: Callable[..., Any], tool_name: str) -> inspect.Signature:
+def _signature(fn: Callable[..., Any], label: str) -> inspect.Signature:
     try:
         return inspect.signature(fn)
     except (TypeError, ValueError) as exc:
-        raise ToolDefinitionError(f"tool {tool_name!r}: cannot read the signature of {fn!r}: {exc}") from exc
+        raise ToolDefinitionError(f"{label}: cannot read the signature of {fn!r}: {exc}") from exc
 
 
-def _type_hints(fn: Callable[..., Any], tool_name: str) -> dict[str, Any]:
+def _type_hints(fn: Callable[..., Any], label: str) -> dict[str, Any]:
     target = fn.func if isinstance(fn, functools.partial) else fn
     if not (inspect.isfunction(target) or inspect.ismethod(target)):
         target = getattr(target, "__call__", target)  # noqa: B004
@@ -133,23 +161,23 @@ def _type_hints(fn: Callable[..., Any], tool_name: str) -> dict[str, Any]:
         return typing.get_type_hints(target, include_extras=True)
     except NameError as exc:
         raise ToolDefinitionError(
-            f"tool {tool_name!r}: an annotation names something undefined ({exc}); "
-            "define or import it before registering the tool"
+            f"{label}: an annotation names something undefined ({exc}); "
+            f"define or import it before registering the {label.split(maxsplit=1)[0]}"
         ) from exc
     except TypeError:
         return {}
 
 
-def _refuse_variadic(param: inspect.Parameter, tool_name: str) -> None:
+def _refuse_variadic(param: inspect.Parameter, label: str) -> None:
     if param.kind is inspect.Parameter.VAR_POSITIONAL:
         raise ToolDefinitionError(
-            f"tool {tool_name!r}: parameter '*{param.name}' is not allowed: MCP tools need a fixed set of "
+            f"{label}: parameter '*{param.name}' is not allowed: it needs a fixed set of "
             f"named parameters to build their input schema. Use a list parameter instead, "
             f"e.g. '{param.name}: list[str]'."
         )
     if param.kind is inspect.Parameter.VAR_KEYWORD:
         raise ToolDefinitionError(
-            f"tool {tool_name!r}: parameter '**{param.name}' is not allowed: MCP tools need a fixed set of "
+            f"{label}: parameter '**{param.name}' is not allowed: it needs a fixed set of "
             f"named parameters to build their input schema. Use a dict parameter instead, "
             f"e.g. '{param.name}: dict[str, Any]'."
         )
@@ -216,27 +244,27 @@ def _merge(base: FieldInfo, extra: FieldInfo) -> FieldInfo:
     return FieldInfo.merge_field_infos(base, extra)
 
 
-def _arguments_model(tool_name: str, fields: dict[str, Any]) -> type[BaseModel]:
+def _arguments_model(tool_name: str, label: str, fields: dict[str, Any]) -> type[BaseModel]:
     # extra="forbid": a misspelled or invented argument is an error the caller sees, never silently
     # dropped; it also advertises ``"additionalProperties": false`` in the input schema.
     config = ConfigDict(populate_by_name=False, extra="forbid", arbitrary_types_allowed=False)
     try:
         return create_model(f"{_camel(tool_name)}Arguments", __config__=config, **fields)
     except PydanticSchemaGenerationError as exc:
-        raise ToolDefinitionError(f"tool {tool_name!r}: {_schema_problem(fields) or exc}") from exc
+        raise ToolDefinitionError(f"{label}: {_schema_problem(fields) or exc}") from exc
     except PydanticUserError as exc:
-        raise ToolDefinitionError(f"tool {tool_name!r}: {_first_line(exc)}") from exc
+        raise ToolDefinitionError(f"{label}: {_first_line(exc)}") from exc
 
 
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0]
 
 
-def _input_schema(model: type[BaseModel], tool_name: str) -> dict[str, Any]:
+def _input_schema(model: type[BaseModel], label: str) -> dict[str, Any]:
     try:
         schema = model.model_json_schema()
     except PydanticSchemaGenerationError as exc:
-        raise ToolDefinitionError(f"tool {tool_name!r}: a parameter type has no JSON schema: {exc}") from exc
+        raise ToolDefinitionError(f"{label}: a parameter type has no JSON schema: {exc}") from exc
     schema = prune_auto_titles(schema)
     schema.setdefault("properties", {})
     return schema

@@ -1,7 +1,9 @@
-"""``CallHistory``: every call as a ``CallRecord``, bounded, observable, safe across threads."""
+"""``CallHistory``: every tool call, resource read and prompt get as a ``CallRecord``, bounded, observable,
+safe across threads."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -10,11 +12,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import mcp_types as mt
+
 from jupyter_mcp.tools.clipped import ClippedText
 from jupyter_mcp.tools.events import (
     BaseCallObserver,
     CallFinished,
+    CallOutcome,
     CallStarted,
+    Kind,
     LateResult,
     LogEvent,
     ProgressEvent,
@@ -32,13 +38,19 @@ TRUNCATED_PATTERN = re.compile(r"…\[truncated \d+ more characters\]$")
 
 @dataclass
 class CallRecord:
-    """One call, as it happened. Mutated only by ``CallHistory`` (and the output capture)."""
+    """One call, read or prompt get, as it happened. Mutated only by ``CallHistory`` (and the output capture).
+
+    ``tool`` is what was asked for: a tool's or prompt's name, or the URI read (``kind`` says which).
+    """
 
     id: str
     tool: str
     arguments: dict[str, Any]
     started_at: float
     source: str
+    kind: Kind = "tool"
+    component: str | None = None
+    """The registry key of what answered (the template of a templated read); ``None`` if nothing did."""
     client_name: str | None = None
     client_version: str | None = None
     protocol_version: str | None = None
@@ -118,9 +130,10 @@ class CallHistory(BaseCallObserver):
         with self._lock:
             return next((r for r in self._records.values() if r.number == number), None)
 
-    def for_tool(self, tool: str) -> list[CallRecord]:
+    def for_tool(self, tool: str, kind: Kind = "tool") -> list[CallRecord]:
+        """The records of one tool (or, with ``kind``, of one resource or prompt by registry key)."""
         with self._lock:
-            return [r for r in self._records.values() if r.tool == tool]
+            return [r for r in self._records.values() if r.kind == kind and (r.component or r.tool) == tool]
 
     def clear(self) -> None:
         with self._lock:
@@ -163,6 +176,8 @@ class CallHistory(BaseCallObserver):
             arguments=self._clip(jsonable(event.arguments)),
             started_at=event.started_at,
             source=event.source,
+            kind=event.kind,
+            component=event.component,
             client_name=client.name if client else None,
             client_version=client.version if client else None,
             protocol_version=client.protocol_version if client else None,
@@ -183,14 +198,12 @@ class CallHistory(BaseCallObserver):
 
     def call_finished(self, call_id: str, event: CallFinished) -> None:
         def finish(record: CallRecord) -> None:
-            result = event.result
+            structured, blocks = outcome_parts(event.result)
             record.status = event.status
             record.duration = event.duration
-            record.is_error = bool(result.is_error)
-            record.structured = self._clip(result.structured_content)
-            record.content = [
-                self._clip_block(b.model_dump(by_alias=True, mode="json", exclude_none=True)) for b in result.content
-            ]
+            record.is_error = event.status != "ok" or bool(getattr(event.result, "is_error", False))
+            record.structured = self._clip(structured)
+            record.content = [self._clip_block(block) for block in blocks]
             record.error = event.error
             record.traceback = event.traceback
 
@@ -232,11 +245,49 @@ class CallHistory(BaseCallObserver):
         return value
 
     def _clip_block(self, block: dict[str, Any]) -> dict[str, Any]:
-        data = block.get("data")
+        resource = block.get("resource")
+        if block.get("type") == "resource" and isinstance(resource, dict):
+            return {**block, "resource": self._clip_binary(resource, "blob")}
+        return self._clip_binary(block, "data")
+
+    def _clip_binary(self, block: dict[str, Any], key: str) -> dict[str, Any]:
+        data = block.get(key)
         if isinstance(data, str) and len(data) > self.max_payload * 10:
             # Binary payloads (images) keep a generous budget so the panels can still show them.
-            return {**block, "data": None, "truncated": len(data)}
-        return {k: (v if k == "data" else self._clip(v)) for k, v in block.items()}
+            return {**block, key: None, "truncated": len(data)}
+        return {k: (v if k == key else self._clip(v)) for k, v in block.items()}
+
+
+def outcome_parts(result: CallOutcome | None) -> tuple[Any, list[dict[str, Any]]]:
+    """``(structured, content blocks)`` of what a call returned, as JSON-ready data.
+
+    A read's contents become ``resource`` blocks (a JSON resource also its parsed value); a prompt's
+    messages become their content blocks with a ``role`` key.
+    """
+    if result is None:
+        return None, []
+    if isinstance(result, mt.CallToolResult):
+        return result.structured_content, [_dump(block) for block in result.content]
+    if isinstance(result, mt.ReadResourceResult):
+        blocks = [{"type": "resource", "resource": _dump(contents)} for contents in result.contents]
+        return _json_value(result.contents), blocks
+    return None, [{**_dump(message.content), "role": message.role} for message in result.messages]
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    dumped: dict[str, Any] = model.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return dumped
+
+
+def _json_value(contents: list[mt.TextResourceContents | mt.BlobResourceContents]) -> Any:
+    if len(contents) != 1 or not isinstance(contents[0], mt.TextResourceContents):
+        return None
+    if contents[0].mime_type != "application/json":
+        return None
+    try:
+        return json.loads(contents[0].text)
+    except ValueError:
+        return None
 
 
 def unkeepable(record: CallRecord) -> str | None:
@@ -266,7 +317,9 @@ def format_record(record: CallRecord) -> str:
     who = record.client_name or record.source
     args = _short(jsonable(record.arguments))
     kept = "  (kept)" if record.kept else ""
-    line = f"#{record.number:<4} {when}  {record.status:<9} {record.tool}({args})  {duration}  [{who}]{kept}"
+    called = f"{record.tool}({args})" if record.kind != "resource" else f"read {record.tool}"
+    kind = "" if record.kind == "tool" else f"{record.kind} "
+    line = f"#{record.number:<4} {when}  {record.status:<9} {kind}{called}  {duration}  [{who}]{kept}"
     if record.error:
         line += f"\n          {_short_error(record.error)}"
     return line
@@ -278,7 +331,5 @@ def _short_error(error: str, limit: int = 160) -> str:
 
 
 def _short(arguments: Any, limit: int = 60) -> str:
-    import json
-
     text = json.dumps(arguments, ensure_ascii=False)[1:-1] if isinstance(arguments, dict) else str(arguments)
     return text if len(text) <= limit else text[: limit - 1] + "…"

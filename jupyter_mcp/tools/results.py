@@ -69,7 +69,7 @@ def convert_content(value: Any) -> list[ContentBlock]:
 
 
 def is_content_like(value: Any) -> bool:
-    return isinstance(value, (str, bytes, *_CONTENT_TYPES, *_HELPERS)) or _rich_kind(value) is not None
+    return isinstance(value, (str, bytes, *_CONTENT_TYPES, *_HELPERS)) or rich_kind(value) is not None
 
 
 def as_block(value: Any) -> list[ContentBlock] | None:
@@ -82,7 +82,7 @@ def as_block(value: Any) -> list[ContentBlock] | None:
         return [value.to_content()]
     if isinstance(value, bytes | bytearray):
         return [File(data=bytes(value), format="application/octet-stream", name="data.bin").to_content()]
-    kind = _rich_kind(value)
+    kind = rich_kind(value)
     if kind is None:
         return None
     return _RICH_CONVERTERS[kind](value)
@@ -92,7 +92,7 @@ def convert_unannotated(value: Any) -> Converted:
     """A result without an output schema: objects become structured, the rest content."""
     if isinstance(value, ToolResult):
         return convert_tool_result(value)
-    if _rich_kind(value) == "dataframe":
+    if rich_kind(value) == "dataframe":
         return Converted(_dataframe_blocks(value), _dataframe_structured(value))
     blocks = as_block(value)
     if blocks is not None:
@@ -112,7 +112,7 @@ def is_structured_object(value: Any) -> bool:
 # ---- notebook-native values ----------------------------------------------------------------------
 
 
-def _rich_kind(value: Any) -> str | None:
+def rich_kind(value: Any) -> str | None:
     module = type(value).__module__
     if "matplotlib" in sys.modules and module.startswith("matplotlib") and hasattr(value, "savefig"):
         return "figure"

@@ -1,66 +1,51 @@
-"""``ToolServer``: serve a ``ToolRegistry`` over MCP (stdio, streamable HTTP, in-process).
+"""``ToolServer``: serve tools, resources and prompts over MCP (stdio, streamable HTTP, in-process).
 
-Built on mcp 2.x's low-level ``Server`` rather than ``MCPServer``: MCPServer brings its own tool
-manager, schemas and result conversion (what this package replaces with FastMCP semantics), and
-does not broadcast ``list_changed`` on registry changes; the low-level server lets the registry
-own tools and this class own the protocol surface.
+This class is the API (register, enable, call, transports); ``handlers.py`` builds the protocol
+surface on mcp's low-level ``Server``.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import asdict
 from typing import Any, Unpack, overload
 
 import mcp_types as mt
-from mcp.server import Server
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel.server import NotificationOptions
-from mcp.server.models import InitializationOptions
-from mcp.server.subscriptions import ListenHandler
-from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.calls import CallPath, CallSettings
-from jupyter_mcp.tools.events import CallObserver
+from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
+from jupyter_mcp.tools.handlers import build_lowlevel
 from jupyter_mcp.tools.listcache import ListCache
-from jupyter_mcp.tools.options import ToolOptions
-from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
-from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
-from jupyter_mcp.tools.stats import ToolCounts, ToolStats
+from jupyter_mcp.tools.observers import Observers
+from jupyter_mcp.tools.options import PromptOptions, ResourceOptions, ToolOptions
+from jupyter_mcp.tools.prompts import Prompt, PromptRegistry
+from jupyter_mcp.tools.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.resources import (
+    AnyResource,
+    Resource,
+    ResourceRegistry,
+    ResourceTemplate,
+    resource_from_function,
+)
+from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.stats import ToolStats
+from jupyter_mcp.tools.status import status as server_status
 from jupyter_mcp.tools.tool import Tool
-from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
 AnyFunction = Callable[..., Any]
+ResourceListener = Callable[[str], None]
 
-
-class _LowLevelServer(Server[Any]):
-    """Advertises ``tools.listChanged: true`` in the 2025-era handshake.
-
-    Without this the SDK's session manager builds its init options from a default
-    ``NotificationOptions()`` and advertises ``false``.
-    """
-
-    def create_initialization_options(
-        self,
-        notification_options: NotificationOptions | None = None,
-        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
-        extensions: dict[str, dict[str, Any]] | None = None,
-    ) -> InitializationOptions:
-        options = notification_options or NotificationOptions(tools_changed=True)
-        return super().create_initialization_options(options, experimental_capabilities, extensions)
+LISTS = ("tools/list", "resources/list", "resources/templates/list", "prompts/list")
+"""The list methods answered from the ``ListCache`` (cleared on every registry change)."""
 
 
 class ToolServer:
-    """Tools registered here are served to MCP clients, FastMCP style.
+    """Tools, resources and prompts registered here are served to MCP clients, FastMCP style.
 
     Example::
 
@@ -70,6 +55,10 @@ class ToolServer:
         def add(a: int, b: int) -> int:
             '''Adds two integer numbers together.'''
             return a + b
+
+        @server.resource("data://greeting")
+        def greeting() -> str:
+            return "Hello"
 
         async with mcp.Client(server.lowlevel) as client:
             await client.call_tool("add", {"a": 1, "b": 2})
@@ -90,8 +79,16 @@ class ToolServer:
     ) -> None:
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
-        self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
-        self.list_cache = ListCache()
+        self.resource_registry = ResourceRegistry(on_duplicate)
+        self.prompt_registry = PromptRegistry(on_duplicate)
+        self.calls = CallPath(
+            self.registry,
+            CallSettings(strict, mask_error_details),
+            max_workers=max_workers,
+            resources=self.resource_registry,
+            prompts=self.prompt_registry,
+        )
+        self.list_cache = ListCache(LISTS)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
         self.event_stores = EventStores()
@@ -100,8 +97,25 @@ class ToolServer:
         self.calls.add_observer(self.stats)
         self.bus = ThreadSafeBus()
         self.clients_tracker = ClientTracker(self.bus)
-        self.lowlevel = self._build_lowlevel(name, version, instructions)
-        self.registry.subscribe(self._registry_changed)
+        self.resource_updates: Observers[ResourceListener] = Observers(__name__)
+        """Told the URI (or URI template) of every ``notify_resource_updated`` (the cards re-read)."""
+        self.lowlevel = build_lowlevel(self, name, version, instructions)
+        for registry in self.registries:
+            registry.subscribe(self._registry_changed)
+
+    @property
+    def registries(self) -> tuple[Registry[Any], ...]:
+        """The tool, resource and prompt registries, in that order."""
+        return (self.registry, self.resource_registry, self.prompt_registry)
+
+    def registry_of(self, kind: Kind) -> Registry[Any]:
+        """The registry holding ``kind`` (``"tool"``, ``"resource"`` or ``"prompt"``)."""
+        by_kind: dict[Kind, Registry[Any]] = {
+            "tool": self.registry,
+            "resource": self.resource_registry,
+            "prompt": self.prompt_registry,
+        }
+        return by_kind[kind]
 
     # ---- registering tools -----------------------------------------------------------------------
 
@@ -134,13 +148,113 @@ class ToolServer:
     def remove_tool(self, name: str) -> Tool:
         return self.registry.remove(name)
 
+    # ---- registering resources and prompts -------------------------------------------------------
+
+    def resource(self, uri: str, **options: Unpack[ResourceOptions]) -> Callable[[AnyFunction], AnyFunction]:
+        """Register a function read on every ``resources/read`` of ``uri`` (``ResourceOptions``).
+
+        A URI with ``{...}`` is a template whose values are the function's parameters. Returns the
+        function unchanged.
+
+        Example::
+
+            @server.resource("data://cities/{country}", mime_type="application/json")
+            def cities(country: str) -> list[dict]: ...
+        """
+
+        def decorator(function: AnyFunction) -> AnyFunction:
+            self.add_resource(function, uri, **options)
+            return function
+
+        return decorator
+
+    def add_resource(
+        self,
+        fn: AnyFunction | AnyResource,
+        uri: str | None = None,
+        *,
+        on_duplicate: OnDuplicate | None = None,
+        **options: Unpack[ResourceOptions],
+    ) -> AnyResource:
+        """Register ``fn`` at ``uri`` (or a ready ``Resource``/``ResourceTemplate``); returns what is served."""
+        if isinstance(fn, Resource | ResourceTemplate):
+            return self.resource_registry.add(fn, on_duplicate=on_duplicate)
+        if uri is None:
+            raise TypeError("add_resource(fn, uri) needs the URI the function is read at")
+        return self.resource_registry.add(resource_from_function(fn, uri, **options), on_duplicate=on_duplicate)
+
+    def remove_resource(self, uri: str) -> AnyResource:
+        """Unregister the resource with this URI (or the template with this URI template)."""
+        return self.resource_registry.remove(uri)
+
+    def notify_resource_updated(self, uri: str) -> list[str]:
+        """Tell subscribed clients the resource at ``uri`` changed (a template: every URI it matches).
+
+        Returns the URIs clients were told about. The notebook's own cards re-read, too.
+        """
+        template = self.resource_registry.all().get(uri)
+        if isinstance(template, ResourceTemplate):
+            told = self.clients_tracker.resources_updated(lambda u: template.matcher.match(u) is not None)
+        else:
+            told = self.clients_tracker.resources_updated(lambda u: u == uri)
+        self.resource_updates.each(lambda listener: listener(uri))
+        return told
+
+    @overload
+    def prompt(self, fn: AnyFunction, /, **options: Unpack[PromptOptions]) -> AnyFunction: ...
+    @overload
+    def prompt(self, fn: None = None, /, **options: Unpack[PromptOptions]) -> Callable[[AnyFunction], AnyFunction]: ...
+    def prompt(self, fn: AnyFunction | None = None, /, **options: Unpack[PromptOptions]) -> Any:
+        """Register a function as a prompt; bare (``@server.prompt``) or with options (``PromptOptions``)."""
+        if fn is not None:
+            self.add_prompt(fn, **options)
+            return fn
+
+        def decorator(function: AnyFunction) -> AnyFunction:
+            self.add_prompt(function, **options)
+            return function
+
+        return decorator
+
+    def add_prompt(
+        self, fn: AnyFunction | Prompt, *, on_duplicate: OnDuplicate | None = None, **options: Unpack[PromptOptions]
+    ) -> Prompt:
+        """Register ``fn`` (or a ready ``Prompt``) and return the ``Prompt`` that is now served."""
+        prompt = fn if isinstance(fn, Prompt) else Prompt.from_function(fn, **options)
+        return self.prompt_registry.add(prompt, on_duplicate=on_duplicate)
+
+    def remove_prompt(self, name: str) -> Prompt:
+        return self.prompt_registry.remove(name)
+
+    # ---- visibility ------------------------------------------------------------------------------
+
     def enable(
         self, names: Collection[str] | None = None, tags: Collection[str] | None = None, *, only: bool = False
     ) -> None:
-        self.registry.enable(names, tags, only=only)
+        """Enable tools, resources and prompts by name (a resource also by URI) and by tag.
+
+        ``only=True`` switches every registry to allow-list mode: just these are visible.
+        """
+        for registry, keys in self._split(names):
+            if keys or tags or only:
+                registry.enable(keys, tags, only=only)
 
     def disable(self, names: Collection[str] | None = None, tags: Collection[str] | None = None) -> None:
-        self.registry.disable(names, tags)
+        """Hide tools, resources and prompts by name (a resource also by URI) and by tag."""
+        for registry, keys in self._split(names):
+            if keys or tags:
+                registry.disable(keys, tags)
+
+    def _split(self, names: Collection[str] | None) -> list[tuple[Registry[Any], set[str]]]:
+        """Each registry with the keys ``names`` refer to in it; ``KeyError`` for a name none knows."""
+        wanted = set(names or ())
+        split = [(registry, registry.resolve(wanted)) for registry in self.registries]
+        known = {name for registry, keys in split for key in keys for name in (key, registry.all()[key].name)}
+        missing = sorted(wanted - known)
+        if missing:
+            everything = sorted(key for registry in self.registries for key in registry.all())
+            raise KeyError(f"nothing named {missing[0]!r} (registered: {', '.join(everything) or 'none'})")
+        return split
 
     @property
     def dereference_schemas(self) -> bool:
@@ -169,6 +283,16 @@ class ToolServer:
         """Every registered tool by name (including disabled ones)."""
         return self.registry.all()
 
+    @property
+    def resources(self) -> dict[str, AnyResource]:
+        """Every registered resource by URI and template by URI template (including disabled ones)."""
+        return self.resource_registry.all()
+
+    @property
+    def prompts(self) -> dict[str, Prompt]:
+        """Every registered prompt by name (including disabled ones)."""
+        return self.prompt_registry.all()
+
     def add_call_observer(self, observer: CallObserver) -> Callable[[], None]:
         return self.calls.add_observer(observer)
 
@@ -177,30 +301,19 @@ class ToolServer:
 
     def status(self) -> dict[str, Any]:
         """What is served and who uses it, as JSON (``GET /status`` on the HTTP app)."""
-        counts = self.stats.snapshot()
-        return {
-            "name": self.name,
-            "version": self.lowlevel.version,
-            "tools": [
-                {
-                    "name": tool.name,
-                    "title": tool.title,
-                    "description": tool.description,
-                    "enabled": self.registry.is_visible(tool),
-                    "tags": sorted(tool.tags),
-                    "run_on": tool.run_on,
-                    **counts.get(tool.name, ToolCounts()).to_json(),
-                }
-                for tool in self.registry.all().values()
-            ],
-            "clients": [asdict(client) for client in self.connected_clients()],
-            "listeners": self.bus.listener_count,
-            "calls": self.stats.total_calls,
-        }
+        return server_status(self)
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the full call path, as a client would (useful in tests and cells)."""
         return await self.calls.call(name, arguments, source="notebook")
+
+    async def read_resource(self, uri: str) -> mt.ReadResourceResult:
+        """Read ``uri`` through the full path, as a client would; raises ``ResourceError`` (and subclasses)."""
+        return await self.calls.read_resource(uri, source="notebook")
+
+    async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
+        """Render prompt ``name`` as a client would; raises ``PromptError`` or ``ToolArgumentsError``."""
+        return await self.calls.get_prompt(name, arguments, source="notebook")
 
     # ---- transports ------------------------------------------------------------------------------
 
@@ -235,86 +348,14 @@ class ToolServer:
 
     # ---- protocol handlers -----------------------------------------------------------------------
 
-    def _build_lowlevel(self, name: str, version: str, instructions: str | None) -> Server[Any]:
-        server = _LowLevelServer(
-            name,
-            version=version,
-            instructions=instructions,
-            on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
-            on_list_resources=_empty_resources,
-            on_list_resource_templates=_empty_templates,
-            on_list_prompts=_empty_prompts,
-            on_completion=_empty_completion,
-            on_subscriptions_listen=ListenHandler(self.bus),
-            get_tool_input_schema=self._input_schema,
-        )
-        server.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, self._set_level)
-        # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-        server.middleware = [self.clients_tracker, explain_invalid_params, self.list_cache]
-        return server
-
-    async def _list_tools(
-        self, ctx: ServerRequestContext[Any, Any], params: mt.PaginatedRequestParams | None
-    ) -> mt.ListToolsResult:
-        tools = self.registry.visible()
-        start = _decode_cursor(params.cursor if params is not None else None)
-        end = len(tools) if self.page_size is None else start + self.page_size
-        page = [t.to_mcp(dereference_schemas=self.dereference_schemas) for t in tools[start:end]]
-        next_cursor = _encode_cursor(end) if end < len(tools) else None
-        return mt.ListToolsResult(tools=page, next_cursor=next_cursor)
-
-    async def _call_tool(
-        self, ctx: ServerRequestContext[Any, Any], params: mt.CallToolRequestParams
-    ) -> mt.CallToolResult:
-        return await self.calls.call(params.name, params.arguments, request=ctx, client=client_info_of(ctx))
-
-    async def _set_level(self, ctx: ServerRequestContext[Any, Any], params: mt.SetLevelRequestParams) -> mt.EmptyResult:
-        connection = connection_of(ctx)
-        if connection is not None:
-            connection.state[LOG_LEVEL_STATE_KEY] = params.level
-        return mt.EmptyResult()
-
-    def _input_schema(self, name: str) -> Mapping[str, Any] | None:
-        tool = self.registry.get(name)
-        return tool.to_mcp(dereference_schemas=self.dereference_schemas).input_schema if tool else None
-
     def _registry_changed(self, change: RegistryChange) -> None:
         self.list_cache.clear()
-        self.clients_tracker.tools_changed()
+        self.clients_tracker.list_changed(change.component)
+        if change.component == "resource" and change.kind == "replaced":
+            # A re-run cell may read differently now: tell whoever subscribed to what it serves.
+            for key in change.keys:
+                self.notify_resource_updated(key)
 
 
 _SSE_RETRY_MS = 1000
 """Reconnection delay suggested to clients whose SSE stream was closed (SSE ``retry:`` field)."""
-
-
-def _decode_cursor(cursor: str | None) -> int:
-    if cursor is None:
-        return 0
-    try:
-        offset = int(base64.urlsafe_b64decode(cursor.encode()).decode())
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        offset = -1
-    if offset < 0:
-        raise MCPError(code=mt.INVALID_PARAMS, message=f"Invalid cursor {cursor!r}: list again without a cursor")
-    return offset
-
-
-def _encode_cursor(offset: int) -> str:
-    return base64.urlsafe_b64encode(str(offset).encode()).decode()
-
-
-async def _empty_resources(ctx: Any, params: Any) -> mt.ListResourcesResult:
-    return mt.ListResourcesResult(resources=[])
-
-
-async def _empty_templates(ctx: Any, params: Any) -> mt.ListResourceTemplatesResult:
-    return mt.ListResourceTemplatesResult(resource_templates=[])
-
-
-async def _empty_prompts(ctx: Any, params: Any) -> mt.ListPromptsResult:
-    return mt.ListPromptsResult(prompts=[])
-
-
-async def _empty_completion(ctx: Any, params: Any) -> mt.CompleteResult:
-    return mt.CompleteResult(completion=mt.Completion(values=[]))

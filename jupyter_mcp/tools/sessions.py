@@ -1,6 +1,7 @@
-"""Who is connected, and telling them the tool list changed, in both protocol eras.
+"""Who is connected, and telling them a list changed or a resource was updated, in both protocol eras.
 
-2025-era clients hold a session (a ``Connection``); list_changed goes on its standalone stream.
+2025-era clients hold a session (a ``Connection``); list_changed and resources/updated go on its
+standalone stream (a session's resource subscriptions live in its ``Connection.state``).
 2026-era clients open ``subscriptions/listen`` streams; events go through a bus. Registry changes
 happen on any thread (usually the kernel's), so everything here hops onto the loop that owns
 each connection or stream.
@@ -12,6 +13,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -19,12 +21,27 @@ from typing import Any
 import anyio.lowlevel
 from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.subscriptions import ServerEvent, ToolsListChanged
+from mcp.server.subscriptions import (
+    PromptsListChanged,
+    ResourcesListChanged,
+    ResourceUpdated,
+    ServerEvent,
+    ToolsListChanged,
+)
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools._sdk import client_implementation, connection_of
-from jupyter_mcp.tools.events import ClientInfo
+from jupyter_mcp.tools.events import ClientInfo, Kind
 from jupyter_mcp.tools.observers import Observers
+
+SUBSCRIPTIONS_STATE_KEY = "jupyter_mcp.resource_subscriptions"
+"""Where a 2025-era session keeps the URIs it subscribed to (``resources/subscribe``)."""
+
+_LIST_CHANGED: dict[Kind, tuple[str, ServerEvent]] = {
+    "tool": ("send_tool_list_changed", ToolsListChanged()),
+    "resource": ("send_resource_list_changed", ResourcesListChanged()),
+    "prompt": ("send_prompt_list_changed", PromptsListChanged()),
+}
 
 logger = logging.getLogger(__name__)
 
@@ -103,12 +120,29 @@ class ClientTracker:
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._changes: Observers[Callable[[], None]] = Observers(__name__)
+        self._listened: Counter[str] = Counter()
+        """URIs that open 2026-era listen streams subscribed to (a template's reads can only be told this way)."""
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method == "subscriptions/listen":
+            return await self._listening(ctx, call_next)
         result = await call_next(ctx)
         if ctx.method != "initialize":
             self._seen(ctx)
         return result
+
+    async def _listening(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Count the URIs a listen stream watches while it is open (the handler returns when it ends)."""
+        uris = _listen_uris(ctx.params)
+        with self._lock:
+            self._listened.update(uris)
+        try:
+            self._seen(ctx)
+            return await call_next(ctx)
+        finally:
+            with self._lock:
+                self._listened.subtract(uris)
+                self._listened = +self._listened
 
     def _seen(self, ctx: ServerRequestContext[Any, Any]) -> None:
         now = time.time()
@@ -161,13 +195,29 @@ class ClientTracker:
             modern = [c for c in self._modern.values() if now - c.last_seen <= modern_window]
         return [_describe(s) for s in sessions] + modern
 
-    def tools_changed(self) -> None:
-        """Send list_changed to every session and listen stream; safe from any thread."""
+    def list_changed(self, kind: Kind) -> None:
+        """Send ``kind``'s list_changed to every session and listen stream; safe from any thread."""
+        method, event = _LIST_CHANGED[kind]
         with self._lock:
             sessions = list(self._sessions.values())
         for session in sessions:
-            self._spawn(session.loop, _send_list_changed(session.connection))
-        self.bus.publish_threadsafe(ToolsListChanged())
+            self._spawn(session.loop, _send(session.connection, method))
+        self.bus.publish_threadsafe(event)
+
+    def resources_updated(self, matches: Callable[[str], bool]) -> list[str]:
+        """Send resources/updated for every subscribed URI ``matches`` accepts; returns those URIs."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+            listened = [uri for uri in self._listened if matches(uri)]
+        told: set[str] = set(listened)
+        for session in sessions:
+            for uri in subscriptions_of(session.connection):
+                if matches(uri):
+                    told.add(uri)
+                    self._spawn(session.loop, _send(session.connection, "send_resource_updated", uri))
+        for uri in listened:
+            self.bus.publish_threadsafe(ResourceUpdated(uri))
+        return sorted(told)
 
     def _spawn(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, None]) -> None:
         def start() -> None:
@@ -179,8 +229,20 @@ class ClientTracker:
             coro.close()
 
 
-async def _send_list_changed(connection: Connection) -> None:
-    await connection.send_tool_list_changed()
+async def _send(connection: Connection, method: str, *args: Any) -> None:
+    await getattr(connection, method)(*args)
+
+
+def subscriptions_of(connection: Connection) -> set[str]:
+    """The URIs a 2025-era session subscribed to (created empty on first use)."""
+    found = connection.state.setdefault(SUBSCRIPTIONS_STATE_KEY, set())
+    return found if isinstance(found, set) else set()
+
+
+def _listen_uris(params: Any) -> list[str]:
+    notifications = params.get("notifications") if isinstance(params, dict) else None
+    uris = notifications.get("resourceSubscriptions") if isinstance(notifications, dict) else None
+    return [uri for uri in uris if isinstance(uri, str)] if isinstance(uris, list) else []
 
 
 def _describe(session: _Session) -> ConnectedClient:

@@ -1,4 +1,4 @@
-"""``ToolStats``: running call counts per tool (not bounded by the history's length)."""
+"""``ToolStats``: running call counts per tool, resource and prompt (not bounded by the history's length)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 import threading
 from dataclasses import dataclass
 
-from jupyter_mcp.tools.events import BaseCallObserver, CallFinished, CallStarted
+from jupyter_mcp.tools.events import BaseCallObserver, CallFinished, CallStarted, Kind
 
 
 @dataclass
@@ -31,38 +31,44 @@ class ToolCounts:
 
 
 class ToolStats(BaseCallObserver):
-    """A ``CallObserver`` keeping per-tool counters; thread-safe."""
+    """A ``CallObserver`` keeping counters per component (kind and registry key); thread-safe.
+
+    A templated read counts for its template, a read of an unknown URI for the URI.
+    """
 
     def __init__(self) -> None:
-        self._counts: dict[str, ToolCounts] = {}
-        self._tools_by_call: dict[str, str] = {}
+        self._counts: dict[tuple[Kind, str], ToolCounts] = {}
+        self._keys_by_call: dict[str, tuple[Kind, str]] = {}
         self._lock = threading.Lock()
         self.total_calls = 0
 
     def call_started(self, event: CallStarted) -> None:
+        key = (event.kind, event.component or event.tool)
         with self._lock:
-            counts = self._counts.setdefault(event.tool, ToolCounts())
+            counts = self._counts.setdefault(key, ToolCounts())
             counts.calls += 1
             counts.running += 1
             self.total_calls += 1
-            self._tools_by_call[event.call_id] = event.tool
+            self._keys_by_call[event.call_id] = key
 
     def call_finished(self, call_id: str, event: CallFinished) -> None:
         with self._lock:
-            tool = self._tools_by_call.pop(call_id, None)
-            if tool is None:
+            key = self._keys_by_call.pop(call_id, None)
+            if key is None:
                 return
-            counts = self._counts[tool]
+            counts = self._counts[key]
             counts.running -= 1
             counts.finished += 1
             counts.total_duration += event.duration
             if event.status != "ok":
                 counts.errors += 1
 
-    def for_tool(self, name: str) -> ToolCounts:
+    def for_tool(self, name: str, kind: Kind = "tool") -> ToolCounts:
+        """The counters of one tool (or, with ``kind``, of one resource or prompt by key)."""
         with self._lock:
-            return dataclasses.replace(self._counts.get(name, ToolCounts()))
+            return dataclasses.replace(self._counts.get((kind, name), ToolCounts()))
 
-    def snapshot(self) -> dict[str, ToolCounts]:
+    def snapshot(self, kind: Kind = "tool") -> dict[str, ToolCounts]:
+        """Copies of every counter of one kind, by key."""
         with self._lock:
-            return {name: dataclasses.replace(counts) for name, counts in self._counts.items()}
+            return {key: dataclasses.replace(c) for (k, key), c in self._counts.items() if k == kind}

@@ -11,14 +11,15 @@ from typing import Any, Literal, Unpack
 
 import jsonschema
 import mcp_types as mt
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from jupyter_mcp.tools.content import ToolResult
 from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError, ToolOutputError
-from jupyter_mcp.tools.function import WRAP_RESULT_KEY, ParsedFunction, parse_function
-from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, ToolOptions
+from jupyter_mcp.tools.function import WRAP_RESULT_KEY, BoundCall, ParsedFunction, bound_call, parse_function
+from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, ToolOptions, check_option_keys
 from jupyter_mcp.tools.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.schema import dereference
+from jupyter_mcp.tools.verbatim import VerbatimSchema
 
 TAGS_META_KEY = "jupyter-mcp/tags"
 _ANNOTATION_KEYS = {
@@ -28,14 +29,6 @@ _ANNOTATION_KEYS = {
     "idempotentHint": "idempotent_hint",
     "openWorldHint": "open_world_hint",
 }
-
-
-@dataclasses.dataclass(frozen=True)
-class BoundCall:
-    """Validated arguments ready to pass to the function."""
-
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
 
 
 @dataclasses.dataclass(eq=False)
@@ -61,12 +54,15 @@ class Tool:
     strict: bool | None = None
     """``None`` follows the server's ``strict`` setting."""
     run_on: RunOn = "worker"
+    verbatim: VerbatimSchema | None = None
+    """The ``input_schema=`` given at registration: advertised as is, and checked on every call."""
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
         """Parse ``fn`` and apply the options (``ToolOptions``); raises ``ToolDefinitionError`` on bad input."""
-        _check_keys(options)
+        check_option_keys(options, OPTION_HELP, "tool")
         parsed = parse_function(fn, name=options.get("name"))
+        given_schema = options.get("input_schema")
         schema, wrap = _resolve_output_schema(parsed, options.get("output_schema", INFER))
         timeout, run_on = options.get("timeout"), options.get("run_on", "worker")
         _check_options(parsed.name, timeout, run_on)
@@ -86,7 +82,13 @@ class Tool:
             enabled=options.get("enabled", True),
             strict=options.get("strict"),
             run_on=run_on,
+            verbatim=VerbatimSchema.for_function(parsed, given_schema) if given_schema is not None else None,
         )
+
+    @property
+    def key(self) -> str:
+        """What the registry files it under: the name."""
+        return self.name
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -98,7 +100,8 @@ class Tool:
 
     @property
     def input_schema(self) -> dict[str, Any]:
-        return self.parsed.input_schema
+        """What clients are told to send: the ``input_schema=`` given, else the one built from the signature."""
+        return self.verbatim.schema if self.verbatim is not None else self.parsed.input_schema
 
     def to_mcp(self, *, dereference_schemas: bool = True) -> mt.Tool:
         """The ``tools/list`` entry for this tool."""
@@ -120,7 +123,7 @@ class Tool:
             name=self.name,
             title=self.title,
             description=self.description or "",
-            input_schema=transform(self.input_schema),
+            input_schema=self.verbatim.schema if self.verbatim is not None else transform(self.input_schema),
             output_schema=transform(self.output_schema) if self.output_schema is not None else None,
             icons=self.icons,
             annotations=self.annotations,
@@ -133,6 +136,8 @@ class Tool:
         """Validate client arguments; raises ``ToolArgumentsError`` naming each bad parameter."""
         model = self.parsed.arguments_model
         data = dict(arguments or {})
+        if self.verbatim is not None:
+            self.verbatim.check(self.name, data)
         try:
             if strict:
                 validated = model.model_validate_json(json.dumps(jsonable(data)), strict=True)
@@ -141,19 +146,7 @@ class Tool:
         except ValidationError as exc:
             names = [param.name for param in self.parsed.parameters]
             raise ToolArgumentsError(format_validation_error(self.name, exc, names)) from None
-        return self._bound(validated, injected)
-
-    def _bound(self, validated: BaseModel, injected: Mapping[str, Any]) -> BoundCall:
-        args: list[Any] = []
-        kwargs: dict[str, Any] = {}
-        for param in self.parsed.parameters:
-            value = getattr(validated, param.field_name)
-            if param.positional_only:
-                args.append(value)
-            else:
-                kwargs[param.name] = value
-        kwargs.update({name: injected[name] for name in self.parsed.injected if name in injected})
-        return BoundCall(tuple(args), kwargs)
+        return bound_call(self.parsed, validated, injected)
 
     def convert(self, value: Any) -> Converted:
         """Turn a return value into content + structuredContent; ``ToolOutputError`` on mismatch."""
@@ -205,16 +198,19 @@ class Tool:
             )
 
 
-def format_validation_error(tool_name: str, exc: ValidationError, parameters: Sequence[str] = ()) -> str:
+def format_validation_error(
+    tool_name: str, exc: ValidationError, parameters: Sequence[str] = (), *, noun: str = "tool"
+) -> str:
     """``Invalid arguments for tool 'x':`` then one line per bad parameter with what was expected.
 
     An argument the tool does not take is named, with the closest real parameter when one is near.
+    ``noun`` says what was called ("tool", "prompt", "resource template").
     """
-    lines = [f"Invalid arguments for tool {tool_name!r}:"]
+    lines = [f"Invalid arguments for {noun} {tool_name!r}:"]
     for error in exc.errors(include_url=False):
         where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
         if error["type"] == "extra_forbidden" and len(error["loc"]) == 1:
-            lines.append(f"- {where}: {_unexpected(str(error['loc'][0]), parameters)}")
+            lines.append(f"- {where}: {_unexpected(str(error['loc'][0]), parameters, noun)}")
             continue
         message = error["msg"]
         if error["type"] != "missing" and "input" in error:
@@ -223,12 +219,12 @@ def format_validation_error(tool_name: str, exc: ValidationError, parameters: Se
     return "\n".join(lines)
 
 
-def _unexpected(name: str, parameters: Sequence[str]) -> str:
+def _unexpected(name: str, parameters: Sequence[str], noun: str) -> str:
     if not parameters:
-        return "unexpected argument: this tool takes no arguments"
+        return f"unexpected argument: this {noun} takes no arguments"
     close = difflib.get_close_matches(name, parameters, n=1, cutoff=0.6)
     hint = f"did you mean {close[0]!r}? " if close else ""
-    return f"unexpected argument ({hint}this tool takes {', '.join(map(repr, parameters))})"
+    return f"unexpected argument ({hint}this {noun} takes {', '.join(map(repr, parameters))})"
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -262,14 +258,6 @@ def _resolve_output_schema(
         message = f"tool {parsed.name!r}: output_schema is not a valid JSON schema: {exc.message}"
         raise ToolDefinitionError(message) from None
     return schema, bool(schema.get(WRAP_RESULT_KEY))
-
-
-def _check_keys(options: Mapping[str, Any]) -> None:
-    for key in options:
-        if key not in OPTION_HELP:
-            close = difflib.get_close_matches(key, OPTION_HELP, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(OPTION_HELP)}"
-            raise ToolDefinitionError(f"unknown tool option {key!r}{hint}")
 
 
 def _check_options(name: str, timeout: float | None, run_on: str) -> None:

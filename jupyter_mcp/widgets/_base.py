@@ -39,7 +39,7 @@ class PanelBox(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
 
 
 class LiveBinding:
-    """Marks a ``Throttle`` on history and registry events (and optionally on a timer).
+    """Marks a ``Throttle`` on history and registry events (every kind's) and optionally on a timer.
 
     The observers do O(1) work on the server's threads; ``refresh`` runs on the scheduler thread
     at most ``1 / interval`` times per second.
@@ -58,7 +58,7 @@ class LiveBinding:
         self.throttle = Throttle(refresh, interval)
         self._wants = wants
         self._stop_history: Callable[[], None] | None = None
-        self._stop_registry = server.registry.subscribe(self._on_registry)
+        self._stop_registries = [registry.subscribe(self._on_registry) for registry in server.registries]
         self._stop_timer = self.throttle.scheduler.every(every, self.throttle.mark) if every else None
         self.follow_history(True)
 
@@ -79,7 +79,8 @@ class LiveBinding:
 
     def close(self) -> None:
         self.follow_history(False)
-        self._stop_registry()
+        for stop in self._stop_registries:
+            stop()
         if self._stop_timer is not None:
             self._stop_timer()
 

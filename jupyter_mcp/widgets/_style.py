@@ -81,7 +81,15 @@ CSS = """
 .jmcp-detail { border: 1px solid var(--jp-border-color2); border-left: 3px solid var(--jp-brand-color1);
   padding: 4px 10px 8px; margin-top: 6px; background: var(--jp-layout-color0); }
 .jmcp-toolrow { display: grid; gap: 8px; align-items: center; padding: 2px 6px;
-  grid-template-columns: minmax(120px, 1fr) 60px 60px 60px 90px; }
+  grid-template-columns: minmax(120px, 1fr) minmax(0, 150px) 60px 60px 60px 90px; }
+.jmcp-toolrow > span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.jmcp-kind { display: inline-block; font-size: var(--jp-ui-font-size0); color: var(--jp-ui-font-color2);
+  border: 1px solid var(--jp-border-color2); border-radius: 3px; padding: 0 4px; margin-right: 4px; }
+.jmcp-role { font-size: var(--jp-ui-font-size0); font-weight: 600; color: var(--jp-ui-font-color2);
+  text-transform: uppercase; letter-spacing: 0.05em; margin-top: 6px; }
+.jmcp-message { border-left: 3px solid var(--jp-border-color2); padding-left: 8px; margin: 2px 0 6px; }
+.jmcp-message.jmcp-assistant { border-left-color: var(--jp-brand-color1); }
+.jmcp-preview { max-height: 360px; overflow: auto; }
 .jmcp-tools-header { border-bottom: 1px solid var(--jp-border-color2); font-weight: 600;
   color: var(--jp-ui-font-color2); padding: 2px 0; }
 .jmcp-tool-line { border-bottom: 1px solid var(--jp-border-color3); align-items: center; }

@@ -1,7 +1,7 @@
 // The history's call list (an anywidget view): rows from the kernel's `rows` trait, the clicked
 // row's id into `selected`. Same classes as the static list the kernel renders for fallbacks.
 
-const HEADERS = ["time", "status", "client", "tool", "arguments", "duration"];
+const HEADERS = ["time", "status", "client", "name", "arguments", "duration"];
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -41,6 +41,14 @@ function argumentsCell(row) {
   return cell;
 }
 
+function nameCell(row) {
+  const cell = el("span", "jmcp-mono");
+  cell.title = row.tool;
+  if (row.kind !== "tool") cell.append(el("span", "jmcp-kind", row.kind));
+  cell.append(row.tool);
+  return cell;
+}
+
 function rowElement(row, selected, icons) {
   const node = el("div", selected ? "jmcp-callrow jmcp-selected" : "jmcp-callrow");
   node.dataset.call = row.id;
@@ -53,7 +61,7 @@ function rowElement(row, selected, icons) {
     el("span", "jmcp-muted", row.time),
     statusCell(row.status, icons),
     client,
-    el("span", "jmcp-mono", row.tool),
+    nameCell(row),
     argumentsCell(row),
     el("span", "jmcp-num", row.duration),
   );

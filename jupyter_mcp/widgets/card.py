@@ -3,36 +3,23 @@
 from __future__ import annotations
 
 import json
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import ipywidgets as widgets
-import traitlets
 
-from jupyter_mcp.widgets._base import LiveBinding, PanelBox, Section
+from jupyter_mcp.widgets._card import STATUS_TEXT, ComponentCard, status_badge, tag_badges
 from jupyter_mcp.widgets._html import badge, esc, frame, heading, pre, span, table
-from jupyter_mcp.widgets._style import style_widget
 from jupyter_mcp.widgets.format import first_line
-from jupyter_mcp.widgets.model import CallRow, call_row, recent_records, tool_status
-from jupyter_mcp.widgets.render import call_list_html
 from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
-from jupyter_mcp.widgets.tryit import TryItForm
+from jupyter_mcp.widgets.tryit import TryItForm, tool_target
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.history import CallRecord, HistoryEvent
+    from jupyter_mcp.tools.events import Kind
     from jupyter_mcp.tools.tool import Tool
     from jupyter_mcp.widgets.host import ServerHost
 
-RECENT_CALLS = 5
-_STATUS_TEXT = {
-    "live": "live",
-    "disabled": "disabled",
-    "replaced": "replaced by a newer cell run",
-    "removed": "removed",
-}
 
-
-class ToolCard(PanelBox):
+class ToolCard(ComponentCard):
     """One tool: header with state and badges, parameters, enable toggle, try-it form, recent calls.
 
     Example::
@@ -42,72 +29,19 @@ class ToolCard(PanelBox):
         card.enabled.value = False   # same as server.disable(names={"add"})
     """
 
-    status = traitlets.Unicode("live")
-    recent: traitlets.List[CallRow] = traitlets.List()
-    """The tool's newest calls as ``CallRow`` dicts, newest first (frozen once the tool is replaced)."""
+    kind: ClassVar[Kind] = "tool"
 
     def __init__(self, server: ServerHost, tool: Tool) -> None:
-        self.server, self.tool = server, tool
-        self._lock = threading.RLock()
-        self.header = widgets.HTML(layout=widgets.Layout(flex="1 1 auto"))
-        self.enabled = widgets.Checkbox(description="enabled", indent=False, tooltip="Serve this tool to clients")
-        self.enabled.layout.width = "auto"
-        self.try_it = TryItForm(server, tool)
-        self.calls_view = widgets.HTML()
-        top = widgets.HBox([self.header, self.enabled], layout=widgets.Layout(align_items="flex-start"))
-        parts = [style_widget(), top, widgets.HTML(schema_html(tool))]
-        parts += [Section("Try it", self.try_it, expanded=False), Section("Recent calls", self.calls_view)]
-        super().__init__(parts)
-        self.add_class("jmcp")
-        self.add_class("jmcp-frame")
-        self.add_class("jmcp-card")
-        self.enabled.observe(self._toggled, "value")
-        self._live = LiveBinding(server, self.refresh, wants=self._wants)
+        self.tool = tool
+        super().__init__(server, tool, [widgets.HTML(schema_html(tool))], TryItForm(tool_target(server, tool)))
         self.refresh()
 
-    def _wants(self, event: HistoryEvent, record: CallRecord | None) -> bool:
-        return record is None or record.tool == self.tool.name
-
-    def refresh(self) -> None:
-        """Re-read the tool's state and calls (the throttle calls this; safe from any thread)."""
-        with self._lock:
-            status = tool_status(self.server, self.tool)
-            recent = self.recent
-            if status in ("live", "disabled"):
-                records = recent_records(self.server.history, tool=self.tool.name, limit=RECENT_CALLS)
-                recent = [call_row(record) for record in records]
-            self._render(status, recent)
-
-    def _render(self, status: str, recent: list[CallRow]) -> None:
-        # The traits change last, so whoever sees a new ``status`` sees it on screen too.
-        current = status in ("live", "disabled")
-        self.header.value = header_html(self.tool, status)
-        self.enabled.value = status == "live"
-        self.enabled.disabled = not current
-        self.try_it.active = status == "live"
-        self._live.follow_history(current)
-        self.calls_view.value = call_list_html(recent)
-        self.recent = recent
-        self.status = status
-
-    def _toggled(self, change: dict[str, Any]) -> None:
-        with self._lock:
-            status = tool_status(self.server, self.tool)  # the registry's truth, not the last render
-            if status not in ("live", "disabled") or change["new"] == (status == "live"):
-                return  # a refresh set the box, or the tool is no longer this card's
-            if change["new"]:
-                self.server.enable(names={self.tool.name})
-            else:
-                self.server.disable(names={self.tool.name})
-        self._live.throttle.flush()
-
-    def close(self) -> None:
-        self._live.close()
-        super().close()
+    def header_html(self, status: str) -> str:
+        return header_html(self.tool, status)
 
     def fallback_text(self) -> str:
         params = ", ".join(self.tool.input_schema.get("properties", {}))
-        lines = [f"MCP tool '{self.tool.name}({params})' {_STATUS_TEXT[self.status]} at {self.server.url}"]
+        lines = [f"MCP tool '{self.tool.name}({params})' {STATUS_TEXT[self.status]} at {self.server.url}"]
         if self.tool.description:
             lines.append(f"  {first_line(self.tool.description)}")
         lines += [f"  {_parameter_text(row)}" for row in parameter_rows(self._input_schema())]
@@ -139,9 +73,9 @@ def header_html(tool: Tool, status: str) -> str:
     parts = [span(tool.name, "jmcp-name")]
     if title:
         parts.append(span(title, "jmcp-title"))
-    parts.append(badge(_STATUS_TEXT[status], status))
+    parts.append(status_badge(status))
     parts += annotation_badges(tool)
-    parts += [badge(f"#{tag}", "tag") for tag in sorted(tool.tags)]
+    parts += tag_badges(tool.tags)
     limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
     parts.append(span(f"{RUNS_ON[tool.run_on, tool.is_async]} · {limit}", "jmcp-muted"))
     return f'<div class="jmcp-head">{" ".join(parts)}</div>'
@@ -179,9 +113,9 @@ def schema_html(tool: Tool, *, raw: bool = True) -> str:
     return "".join(parts)
 
 
-def parameters_html(rows: list[ParameterRow]) -> str:
+def parameters_html(rows: list[ParameterRow], title: str = "Parameters") -> str:
     if not rows:
-        return heading("Parameters") + span("No parameters.", "jmcp-muted")
+        return heading(title) + span(f"No {title.lower()}.", "jmcp-muted")
     cells = [
         [
             f"<code>{esc(row['name'])}</code>",
@@ -193,8 +127,8 @@ def parameters_html(rows: list[ParameterRow]) -> str:
         ]
         for row in rows
     ]
-    headers = ["parameter", "type", "required", "default", "constraints", "description"]
-    return heading("Parameters") + table(headers, cells, "jmcp-params")
+    headers = [title.lower().removesuffix("s"), "type", "required", "default", "constraints", "description"]
+    return heading(title) + table(headers, cells, "jmcp-params")
 
 
 def _raw_schemas(input_schema: dict[str, Any], output_schema: dict[str, Any] | None) -> str:

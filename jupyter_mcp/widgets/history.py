@@ -20,7 +20,7 @@ from jupyter_mcp.widgets._base import PanelBox
 from jupyter_mcp.widgets._html import frame, span
 from jupyter_mcp.widgets.calllist import CallList
 from jupyter_mcp.widgets.format import format_count
-from jupyter_mcp.widgets.model import STATUSES, CallRow, call_row, recent_records
+from jupyter_mcp.widgets.model import KINDS, STATUSES, CallRow, call_row, recent_records
 from jupyter_mcp.widgets.render import call_list_html, record_detail_html
 
 if TYPE_CHECKING:
@@ -33,14 +33,15 @@ ALL = ""
 
 
 class HistoryView(PanelBox):
-    """Calls newest first; click one for its arguments, result, error, output and logs.
+    """Calls, reads and prompt gets, newest first; click one for its arguments, result, error, output and logs.
 
-    State lives in traits: ``rows`` (what is listed), ``selected`` (a call id),
-    ``tool_filter`` / ``status_filter`` (``""`` for all), ``limit``.
+    State lives in traits: ``rows`` (what is listed), ``selected`` (a call id), ``kind_filter``
+    (tool/resource/prompt), ``tool_filter`` (a name or URI), ``status_filter`` (``""`` for all), ``limit``.
     """
 
     rows: traitlets.List[CallRow] = traitlets.List()
     selected = traitlets.Unicode(None, allow_none=True)
+    kind_filter = traitlets.Unicode(ALL)
     tool_filter = traitlets.Unicode(ALL)
     status_filter = traitlets.Unicode(ALL)
     limit = traitlets.Int(PAGE)
@@ -49,7 +50,8 @@ class HistoryView(PanelBox):
     def __init__(self, server: ServerHost) -> None:
         self.server = server
         self._lock = threading.RLock()
-        self.tool_choice = widgets.Dropdown(options=[("all tools", ALL)], value=ALL, description="tool")
+        self.kind_choice = widgets.Dropdown(options=_kind_options(), value=ALL, description="kind")
+        self.tool_choice = widgets.Dropdown(options=[("all names", ALL)], value=ALL, description="name")
         self.status_choice = widgets.Dropdown(options=_status_options(), value=ALL, description="status")
         self.summary = widgets.HTML()
         self.more = widgets.Button(description=f"{PAGE} more", icon="angle-down", tooltip="List more calls")
@@ -67,20 +69,21 @@ class HistoryView(PanelBox):
         self._wire()
 
     def _toolbar(self) -> widgets.HBox:
-        for choice in (self.tool_choice, self.status_choice):
+        for choice in (self.kind_choice, self.tool_choice, self.status_choice):
             choice.style.description_width = "initial"
-        bar = widgets.HBox([self.tool_choice, self.status_choice, self.clear_button, self.summary])
+        bar = widgets.HBox([self.kind_choice, self.tool_choice, self.status_choice, self.clear_button, self.summary])
         bar.add_class("jmcp-toolbar")
         return bar
 
     def _wire(self) -> None:
+        widgets.link((self.kind_choice, "value"), (self, "kind_filter"))
         widgets.link((self.tool_choice, "value"), (self, "tool_filter"))
         widgets.link((self.status_choice, "value"), (self, "status_filter"))
         self.more.on_click(lambda _button: self.set_trait("limit", min(MAX_ROWS, self.limit + PAGE)))
         self.clear_button.on_click(lambda _button: self.server.history.clear())
         self.keep_button.on_click(lambda _button: self.keep_selected())
         self.list_view.observe(self._picked, "selected")
-        self.observe(lambda _change: self.refresh(), ["tool_filter", "status_filter", "limit"])
+        self.observe(lambda _change: self.refresh(), ["kind_filter", "tool_filter", "status_filter", "limit"])
 
     # ---- state -----------------------------------------------------------------------------------
 
@@ -88,8 +91,8 @@ class HistoryView(PanelBox):
         """Re-read the history (called by the owning panel's throttle, and on filter changes)."""
         with self._lock:
             history = self.server.history
-            tool, status = self.tool_filter or None, self.status_filter or None
-            records = recent_records(history, tool=tool, status=status, limit=self.limit)
+            kind, tool, status = self.kind_filter or None, self.tool_filter or None, self.status_filter or None
+            records = recent_records(history, kind=kind, tool=tool, status=status, limit=self.limit)
             rows = [call_row(record) for record in records]
             self._refresh_tool_options([r["tool"] for r in rows])
             self._render(rows, len(history))
@@ -117,8 +120,10 @@ class HistoryView(PanelBox):
             self._render_detail()
 
     def _refresh_tool_options(self, seen: list[str]) -> None:
-        names = sorted(set(self.server.tools) | set(seen) | ({self.tool_filter} - {ALL}))
-        options = [("all tools", ALL), *((name, name) for name in names)]
+        kinds = [kind for kind in KINDS if self.kind_filter in (ALL, kind)]
+        registered = {key for kind in kinds for key in self.server.registry_of(kind).all()}
+        names = sorted(registered | set(seen) | ({self.tool_filter} - {ALL}))
+        options = [("all names", ALL), *((name, name) for name in names)]
         if list(self.tool_choice.options) != options:
             self.tool_choice.options = options
             self.tool_choice.value = self.tool_filter
@@ -155,11 +160,20 @@ class HistoryView(PanelBox):
 
     def fallback_text(self) -> str:
         return "\n".join(
-            f"{r['time']}  {r['status']:<9} {r['tool']}({r['arguments']})  {r['duration']}" for r in self.rows
+            f"{r['time']}  {r['status']:<9} {_kind_prefix(r)}{r['tool']}({r['arguments']})  {r['duration']}"
+            for r in self.rows
         )
 
     def fallback_html(self) -> str:
         return frame(call_list_html(self.rows))
+
+
+def _kind_prefix(row: CallRow) -> str:
+    return "" if row["kind"] == "tool" else f"{row['kind']} "
+
+
+def _kind_options() -> list[tuple[str, str]]:
+    return [("all kinds", ALL), *((f"{kind}s", kind) for kind in KINDS)]
 
 
 def _status_options() -> list[tuple[str, str]]:

@@ -7,26 +7,34 @@ members — a plain ``ToolServer`` with a history attached is enough.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import mcp_types as mt
 
+    from jupyter_mcp.tools.events import Kind
     from jupyter_mcp.tools.history import CallHistory
-    from jupyter_mcp.tools.registry import ToolRegistry
+    from jupyter_mcp.tools.observers import Observers
+    from jupyter_mcp.tools.prompts import Prompt, PromptRegistry
+    from jupyter_mcp.tools.registry import Registry, ToolRegistry
+    from jupyter_mcp.tools.resources import AnyResource, ResourceRegistry
     from jupyter_mcp.tools.sessions import ConnectedClient
     from jupyter_mcp.tools.stats import ToolStats
     from jupyter_mcp.tools.tool import Tool
 
 
 class ServerHost(Protocol):
-    """A tool server as the views see it: addresses, tools, history, clients, and a way to call."""
+    """A server as the views see it: addresses, tools, resources, prompts, history, clients, ways to call."""
 
     registry: ToolRegistry
+    resource_registry: ResourceRegistry
+    prompt_registry: PromptRegistry
     history: CallHistory
     stats: ToolStats
+    resource_updates: Observers[Callable[[str], None]]
+    """Told the URI (or template) of every ``notify_resource_updated``: resource cards re-read."""
 
     @property
     def url(self) -> str | None: ...
@@ -37,12 +45,33 @@ class ServerHost(Protocol):
     @property
     def tools(self) -> Mapping[str, Tool]: ...
 
+    @property
+    def resources(self) -> Mapping[str, AnyResource]: ...
+
+    @property
+    def prompts(self) -> Mapping[str, Prompt]: ...
+
+    @property
+    def registries(self) -> tuple[Registry[Any], ...]: ...
+
+    def registry_of(self, kind: Kind) -> Registry[Any]: ...
+
     def connected_clients(self) -> list[ConnectedClient]: ...
 
     def client_config(self, client: str = "claude") -> dict[str, Any]: ...
 
     def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Future[mt.CallToolResult]:
         """Start a call from synchronous code (a widget callback) through the clients' call path."""
+        ...
+
+    def read_in_background(self, uri: str) -> Future[mt.ReadResourceResult]:
+        """Start a read of ``uri`` from synchronous code, through the clients' path (so it is recorded)."""
+        ...
+
+    def get_prompt_in_background(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> Future[mt.GetPromptResult]:
+        """Start a prompt get from synchronous code, through the clients' path (so it is recorded)."""
         ...
 
     def enable(

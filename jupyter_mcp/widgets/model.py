@@ -7,17 +7,18 @@ every throttled refresh.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from jupyter_mcp.widgets.format import era_of, format_clock, format_duration, short_arguments
 
 if TYPE_CHECKING:
+    from jupyter_mcp.tools.events import Kind
     from jupyter_mcp.tools.history import CallHistory, CallRecord
-    from jupyter_mcp.tools.tool import Tool
     from jupyter_mcp.widgets.host import ServerHost
 
 ToolStatus = Literal["live", "disabled", "replaced", "removed"]
 STATUSES = ("running", "ok", "error", "timeout", "cancelled")
+KINDS: tuple[Kind, ...] = ("tool", "resource", "prompt")
 
 
 class CallRow(TypedDict):
@@ -26,6 +27,8 @@ class CallRow(TypedDict):
     id: str
     time: str
     client: str
+    kind: str
+    """``tool``, ``resource`` (``tool`` is then the URI read) or ``prompt``."""
     tool: str
     arguments: str
     duration: str
@@ -37,9 +40,13 @@ class CallRow(TypedDict):
 
 
 class ToolRow(TypedDict):
-    """One tool in the server panel's tools table."""
+    """One tool, resource or prompt in the server panel's tables."""
 
     name: str
+    """What the table shows: a tool's or prompt's name, a resource's URI (or URI template)."""
+    kind: str
+    detail: str
+    """A resource's MIME type, a prompt's arguments; empty for tools."""
     enabled: bool
     calls: int
     errors: int
@@ -57,14 +64,15 @@ class ClientRow(TypedDict):
     since: str
 
 
-def tool_status(server: ServerHost, tool: Tool) -> ToolStatus:
-    """``live`` or ``disabled`` while ``tool`` is the registered one; else ``replaced``/``removed``."""
-    current = server.tools.get(tool.name)
+def component_status(server: ServerHost, kind: Kind, component: Any) -> ToolStatus:
+    """``live`` or ``disabled`` while ``component`` is the registered one; else ``replaced``/``removed``."""
+    registry = server.registry_of(kind)
+    current = registry.all().get(component.key)
     if current is None:
         return "removed"
-    if current is not tool:
+    if current is not component:
         return "replaced"
-    return "live" if server.registry.is_visible(tool) else "disabled"
+    return "live" if registry.is_visible(component) else "disabled"
 
 
 def call_row(record: CallRecord) -> CallRow:
@@ -77,6 +85,7 @@ def call_row(record: CallRecord) -> CallRow:
         id=record.id,
         time=format_clock(record.started_at),
         client=client_label(record),
+        kind=record.kind,
         tool=record.tool,
         arguments=short_arguments(record.arguments),
         duration=format_duration(record.duration),
@@ -103,28 +112,47 @@ def _progress_text(record: CallRecord) -> str:
 
 
 def recent_records(
-    history: CallHistory, *, tool: str | None = None, status: str | None = None, limit: int = 20
+    history: CallHistory,
+    *,
+    kind: str | None = None,
+    tool: str | None = None,
+    status: str | None = None,
+    limit: int = 20,
 ) -> list[CallRecord]:
-    """The newest ``limit`` records (newest first), optionally only one tool's or one status'."""
+    """The newest ``limit`` records (newest first), optionally of one kind, one name and one status.
+
+    ``tool`` matches what was asked for (a name, a URI read) or what answered (a URI template).
+    """
     picked: list[CallRecord] = []
     for record in reversed(list(history)):
-        if (tool is None or record.tool == tool) and (status is None or record.status == status):
+        if _matches(record, kind, tool, status):
             picked.append(record)
             if len(picked) >= limit:
                 break
     return picked
 
 
-def tool_rows(server: ServerHost) -> list[ToolRow]:
-    """Every registered tool with its call counters."""
-    counts = server.stats.snapshot()
+def _matches(record: CallRecord, kind: str | None, tool: str | None, status: str | None) -> bool:
+    if kind is not None and record.kind != kind:
+        return False
+    if tool is not None and tool not in (record.tool, record.component):
+        return False
+    return status is None or record.status == status
+
+
+def tool_rows(server: ServerHost, kind: Kind = "tool") -> list[ToolRow]:
+    """Every registered component of ``kind`` with its call counters."""
+    registry = server.registry_of(kind)
+    counts = server.stats.snapshot(kind)
     rows = []
-    for tool in server.tools.values():
-        stats = counts.get(tool.name)
+    for key, item in registry.all().items():
+        stats = counts.get(key)
         rows.append(
             ToolRow(
-                name=tool.name,
-                enabled=server.registry.is_visible(tool),
+                name=key,
+                kind=kind,
+                detail=_detail(kind, item),
+                enabled=registry.is_visible(item),
                 calls=stats.calls if stats else 0,
                 errors=stats.errors if stats else 0,
                 running=stats.running if stats else 0,
@@ -132,6 +160,14 @@ def tool_rows(server: ServerHost) -> list[ToolRow]:
             )
         )
     return rows
+
+
+def _detail(kind: Kind, item: Any) -> str:
+    if kind == "resource":
+        return str(item.mime_type or "")
+    if kind == "prompt":
+        return ", ".join(argument.name for argument in item.arguments)
+    return ""
 
 
 def client_rows(server: ServerHost) -> list[ClientRow]:

@@ -1,4 +1,5 @@
-"""``ServerPanel``: what ``%mcp`` and ``server.panel()`` show — connection, tools, live call history."""
+"""``ServerPanel``: what ``%mcp`` and ``server.panel()`` show — connection, tools, resources, prompts,
+live call history."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import ipywidgets as widgets
 from jupyter_mcp.widgets._base import LiveBinding, PanelBox, Section
 from jupyter_mcp.widgets._html import esc, frame, span
 from jupyter_mcp.widgets._style import style_widget
+from jupyter_mcp.widgets.components_table import ComponentsTable
 from jupyter_mcp.widgets.connection import ConnectionView
 from jupyter_mcp.widgets.format import format_count
 from jupyter_mcp.widgets.history import HistoryView
-from jupyter_mcp.widgets.tools_table import ToolsTable
 
 if TYPE_CHECKING:
     from jupyter_mcp.widgets.host import ServerHost
@@ -37,11 +38,15 @@ class ServerPanel(PanelBox):
         self._lock = threading.RLock()
         self.header = widgets.HTML()
         self.connection = ConnectionView(server)
-        self.tools = ToolsTable(server)
+        self.tools = ComponentsTable(server, "tool")
+        self.resources = ComponentsTable(server, "resource")
+        self.prompts = ComponentsTable(server, "prompt")
         self.history = HistoryView(server)
         self.sections = {
             "connection": Section("Connection", self.connection),
             "tools": Section("Tools", self.tools),
+            "resources": Section("Resources", self.resources),
+            "prompts": Section("Prompts", self.prompts),
             "history": Section("Call history", self.history),
         }
         super().__init__([style_widget(), self.header, *self.sections.values()])
@@ -55,11 +60,16 @@ class ServerPanel(PanelBox):
         """Re-read everything (the throttle calls this; safe from any thread)."""
         with self._lock:
             self.connection.refresh()
-            self.tools.refresh()
+            for table in self.tables:
+                table.refresh()
+                self.sections[f"{table.kind}s"].title = f"{table.kind.capitalize()}s ({len(table.rows)})"
             self.history.refresh()
             self.header.value = self._header_html()
-            self.sections["tools"].title = f"Tools ({len(self.tools.rows)})"
             self.sections["history"].title = f"Call history ({self.server.history.total_calls:,})"
+
+    @property
+    def tables(self) -> tuple[ComponentsTable, ...]:
+        return (self.tools, self.resources, self.prompts)
 
     def _header_html(self) -> str:
         url = self.server.url
@@ -67,7 +77,11 @@ class ServerPanel(PanelBox):
         dot = '<span class="jmcp-dot jmcp-on"></span>' if url else '<span class="jmcp-dot"></span>'
         counts = " · ".join(
             [
-                format_count(len(self.tools.rows), "tool"),
+                *(
+                    format_count(len(table.rows), table.kind)
+                    for table in self.tables
+                    if table.rows or table is self.tools
+                ),
                 format_count(len(self.connection.clients), "client"),
                 format_count(self.server.history.total_calls, "call"),
             ]
@@ -84,6 +98,8 @@ class ServerPanel(PanelBox):
         lines = [
             f"MCP server: {server.url or 'not running'}",
             f"tools: {', '.join(server.tools) or 'none'}",
+            *([f"resources: {', '.join(server.resources)}"] if server.resources else []),
+            *([f"prompts: {', '.join(server.prompts)}"] if server.prompts else []),
             f"clients: {clients or 'none'}",
             f"calls: {server.history.total_calls}",
         ]
@@ -91,5 +107,5 @@ class ServerPanel(PanelBox):
         return "\n".join(lines + ([recent] if recent else []))
 
     def fallback_html(self) -> str:
-        parts = [self._header_html(), self.connection.fallback_html(), self.tools.fallback_html()]
+        parts = [self._header_html(), self.connection.fallback_html(), *(t.fallback_html() for t in self.tables)]
         return frame("".join([*parts, self.history.fallback_html()]), "jmcp-panel")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import csv
+import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -15,9 +18,10 @@ from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 if TYPE_CHECKING:
     from jupyter_mcp.tools.history import CallRecord
 
+MAX_CSV_ROWS = 200
 _TABLE_SEPARATOR = re.compile(r"^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?$")
 
-CALL_HEADERS = ("time", "status", "client", "tool", "arguments", "duration")
+CALL_HEADERS = ("time", "status", "client", "name", "arguments", "duration")
 
 
 # ---- rows ----------------------------------------------------------------------------------------
@@ -35,12 +39,18 @@ def call_row_html(row: CallRow, *, selected: bool = False) -> str:
         span(row["time"], "jmcp-muted"),
         status_html(row["status"]),
         span(row["client"], title=row["client"]),
-        span(row["tool"], "jmcp-mono"),
+        _name_html(row["kind"], row["tool"]),
         f'<span class="jmcp-args" title="{esc(row["arguments"])}">{arguments}</span>',
         span(row["duration"], "jmcp-num"),
     ]
     cls = "jmcp-callrow jmcp-selected" if selected else "jmcp-callrow"
     return f'<div class="{cls}" data-call="{esc(row["id"])}">{"".join(cells)}</div>'
+
+
+def _name_html(kind: str, name: str) -> str:
+    """The name (or URI) called, after a small badge for resources and prompts."""
+    badge = span(kind, "jmcp-kind") if kind != "tool" else ""
+    return f'<span class="jmcp-mono" title="{esc(name)}">{badge}{esc(name)}</span>'
 
 
 def call_header_html() -> str:
@@ -64,6 +74,11 @@ def content_html(blocks: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _block_html(block: Mapping[str, Any]) -> str:
+    role = block.get("role")
+    if role is not None:  # a prompt's message: who says it, then what
+        body = _block_html({k: v for k, v in block.items() if k != "role"})
+        label = f'<div class="jmcp-role">{esc(role)}</div>'
+        return f'{label}<div class="jmcp-message jmcp-{esc(role)}">{body}</div>'
     kind = block.get("type")
     if kind == "text":
         return _text_html(str(block.get("text", "")))
@@ -113,10 +128,35 @@ def _media_html(block: Mapping[str, Any]) -> str:
 
 def _resource_html(resource: Mapping[str, Any]) -> str:
     uri = span(resource.get("uri", ""), "jmcp-muted")
-    if "text" in resource:
-        return f"<div>{uri}</div>{pre(str(resource['text']))}"
-    kind = resource.get("mimeType", "binary")
-    return f"<div>{uri} {span(f'({kind} blob)', 'jmcp-muted')}</div>"
+    mime = span(resource.get("mimeType") or "", "jmcp-muted")
+    return f"<div>{uri} {mime}</div>{contents_html(resource)}"
+
+
+def contents_html(contents: Mapping[str, Any]) -> str:
+    """One resource's contents as the notebook would show them: table, image, JSON tree, or text."""
+    mime = str(contents.get("mimeType") or "")
+    if "blob" in contents:
+        return _blob_html(mime, contents.get("blob"))
+    text = str(contents.get("text", ""))
+    if mime == "application/json" or mime.endswith("+json"):
+        try:
+            return structured_html(json.loads(text))
+        except ValueError:
+            return pre(text)
+    if mime == "text/csv":
+        rows = list(csv.reader(io.StringIO(text)))[: MAX_CSV_ROWS + 1]
+        if rows:
+            return table(rows[0], [[esc(cell) for cell in row] for row in rows[1:]])
+    return _text_html(text)
+
+
+def _blob_html(mime: str, data: Any) -> str:
+    if not data:
+        return span(f"[{mime or 'binary'}, not kept]", "jmcp-muted")
+    if mime.startswith(("image/", "audio/")):
+        return _media_html({"type": mime.split("/", maxsplit=1)[0], "mimeType": mime, "data": data})
+    size = len(base64.b64decode(data)) if isinstance(data, str) else 0
+    return span(f"[{mime or 'binary'}, {size:,} bytes]", "jmcp-muted")
 
 
 # ---- results and details -------------------------------------------------------------------------

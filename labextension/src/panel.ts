@@ -3,7 +3,15 @@ import { PathExt } from '@jupyterlab/coreutils';
 import { Widget } from '@lumino/widgets';
 
 import { IMCPServers } from './tokens';
-import { ClientKind, IClientEntry, IConfigReply, IServerEntry, IToolEntry } from './types';
+import {
+  ClientKind,
+  IClientEntry,
+  IConfigReply,
+  IPromptEntry,
+  IResourceEntry,
+  IServerEntry,
+  IToolEntry
+} from './types';
 
 const CLIENTS: ReadonlyArray<[ClientKind, string, string]> = [
   ['claude', 'Claude', 'Claude Desktop: runs `jupyter-mcp connect --url …` by absolute path, the token in its env'],
@@ -13,7 +21,8 @@ const CLIENTS: ReadonlyArray<[ClientKind, string, string]> = [
 ];
 
 /**
- * The "MCP Tools" sidebar: every notebook that serves tools, its tools, clients and config buttons.
+ * The "MCP Tools" sidebar: every notebook that serves tools, its tools, resources, prompts, clients and
+ * config buttons.
  */
 export class ToolsPanel extends Widget {
   constructor(private readonly _servers: IMCPServers) {
@@ -60,13 +69,25 @@ export class ToolsPanel extends Widget {
     const title = element('div', 'jp-MCP-server-title', path ? PathExt.basename(path) : `kernel ${server.kernel_id}`);
     title.title = path ?? server.kernel_id;
     section.append(title);
-    const facts = `${plural(server.tools.length, 'tool')} · ${plural(server.clients.length, 'client')} · ${plural(server.calls, 'call')}`;
+    const facts = [
+      plural(server.tools.length, 'tool'),
+      ...(server.resources.length > 0 ? [plural(server.resources.length, 'resource')] : []),
+      ...(server.prompts.length > 0 ? [plural(server.prompts.length, 'prompt')] : []),
+      plural(server.clients.length, 'client'),
+      plural(server.calls, 'call')
+    ].join(' · ');
     section.append(element('div', 'jp-MCP-server-facts', server.live ? facts : `${facts} · not answering`));
     const tools = element('ul', 'jp-MCP-tools');
     for (const tool of server.tools) {
       tools.append(toolItem(tool));
     }
     section.append(tools);
+    if (server.resources.length > 0) {
+      section.append(group('Resources', 'jp-MCP-resources', server.resources.map(resourceItem)));
+    }
+    if (server.prompts.length > 0) {
+      section.append(group('Prompts', 'jp-MCP-prompts', server.prompts.map(promptItem)));
+    }
     if (server.clients.length > 0) {
       section.append(clientList(server.clients));
     }
@@ -106,19 +127,49 @@ function configText(reply: IConfigReply): string {
 }
 
 function toolItem(tool: IToolEntry): HTMLElement {
-  const item = element('li', tool.enabled ? 'jp-MCP-tool' : 'jp-MCP-tool jp-mod-disabled');
+  return componentItem(tool.name, tool.enabled, [plural(tool.calls, 'call')], tool.title, tool.description);
+}
+
+function group(title: string, className: string, items: HTMLElement[]): HTMLElement {
+  const box = element('div', `jp-MCP-group ${className}`);
+  box.append(element('div', 'jp-MCP-group-title', title));
+  const list = element('ul', 'jp-MCP-tools');
+  list.append(...items);
+  box.append(list);
+  return box;
+}
+
+function resourceItem(resource: IResourceEntry): HTMLElement {
+  const facts = [resource.template ? 'template' : '', resource.mime_type ?? '', plural(resource.calls, 'read')];
+  return componentItem(resource.uri, resource.enabled, facts, resource.title, resource.description);
+}
+
+function promptItem(prompt: IPromptEntry): HTMLElement {
+  const args = prompt.arguments.length > 0 ? `(${prompt.arguments.join(', ')})` : '';
+  const facts = [plural(prompt.calls, 'get')];
+  return componentItem(`${prompt.name}${args}`, prompt.enabled, facts, prompt.title, prompt.description);
+}
+
+function componentItem(
+  label: string,
+  enabled: boolean,
+  facts: string[],
+  title: string | null,
+  description: string | null
+): HTMLElement {
+  const item = element('li', enabled ? 'jp-MCP-tool' : 'jp-MCP-tool jp-mod-disabled');
   const line = element('div', 'jp-MCP-tool-line');
-  line.append(element('code', 'jp-MCP-tool-name', tool.name));
-  if (!tool.enabled) {
+  line.append(element('code', 'jp-MCP-tool-name', label));
+  if (!enabled) {
     line.append(element('span', 'jp-MCP-badge', 'disabled'));
   }
-  line.append(element('span', 'jp-MCP-tool-calls', plural(tool.calls, 'call')));
+  line.append(element('span', 'jp-MCP-tool-calls', facts.filter(fact => fact !== '').join(' · ')));
   item.append(line);
-  if (tool.title) {
-    item.append(element('div', 'jp-MCP-tool-title', tool.title));
+  if (title) {
+    item.append(element('div', 'jp-MCP-tool-title', title));
   }
-  if (tool.description) {
-    item.append(element('div', 'jp-MCP-tool-description', tool.description));
+  if (description) {
+    item.append(element('div', 'jp-MCP-tool-description', description));
   }
   return item;
 }

@@ -17,6 +17,28 @@ export interface IToolEntry {
   running: number;
 }
 
+/** A resource or resource template and its read count. */
+export interface IResourceEntry {
+  uri: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  mime_type: string | null;
+  template: boolean;
+  enabled: boolean;
+  calls: number;
+}
+
+/** A prompt, its argument names and its get count. */
+export interface IPromptEntry {
+  name: string;
+  title: string | null;
+  description: string | null;
+  arguments: string[];
+  enabled: boolean;
+  calls: number;
+}
+
 /** An MCP client that has talked to the kernel's server. */
 export interface IClientEntry {
   name: string;
@@ -41,6 +63,8 @@ export interface IServerEntry {
   version: string;
   live: boolean;
   tools: IToolEntry[];
+  resources: IResourceEntry[];
+  prompts: IPromptEntry[];
   clients: IClientEntry[];
   calls: number;
   routes: IRoutes;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -9,7 +10,7 @@ import time
 from pathlib import Path
 
 from jupyter_mcp import discovery
-from jupyter_mcp.discovery import ServerInfo, ToolSummary
+from jupyter_mcp.discovery import PromptSummary, ResourceSummary, ServerInfo, ToolSummary
 from tests.cli.conftest import BIN, cli
 from tests.harness import Kernel
 
@@ -26,7 +27,11 @@ def stamp(timestamp: float) -> str:
 
 
 def test_list_prints_live_servers_and_removes_stale_files(runtime_dir: Path) -> None:
-    first = live("1a2b3c4d-0000", "/home/me/analysis.ipynb", 5001, [ToolSummary("add"), ToolSummary("mul")], STARTED)
+    first = dataclasses.replace(
+        live("1a2b3c4d-0000", "/home/me/analysis.ipynb", 5001, [ToolSummary("add"), ToolSummary("mul")], STARTED),
+        resources=[ResourceSummary("data://cities", "cities"), ResourceSummary("data://t/{id}", "t", template=True)],
+        prompts=[PromptSummary("review", enabled=False)],
+    )
     second = live("9f8e7d6c-1111", None, 5002, [ToolSummary("peek", enabled=False)], STARTED + 60)
     for info in (first, second):
         discovery.write(info, runtime_dir)
@@ -37,9 +42,9 @@ def test_list_prints_live_servers_and_removes_stale_files(runtime_dir: Path) -> 
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "NOTEBOOK                 KERNEL    URL                        TOOLS            STARTED",
-        f"-                        9f8e7d6c  http://127.0.0.1:5002/mcp  peek (disabled)  {stamp(STARTED + 60)}",
-        f"/home/me/analysis.ipynb  1a2b3c4d  http://127.0.0.1:5001/mcp  add, mul         {stamp(STARTED)}",
+        "NOTEBOOK                 KERNEL    URL                        TOOLS            RESOURCES                     PROMPTS            STARTED",
+        f"-                        9f8e7d6c  http://127.0.0.1:5002/mcp  peek (disabled)  -                             -                  {stamp(STARTED + 60)}",
+        f"/home/me/analysis.ipynb  1a2b3c4d  http://127.0.0.1:5001/mcp  add, mul         data://cities, data://t/{{id}}  review (disabled)  {stamp(STARTED)}",
     ]
     assert not stale_file.exists()
 
@@ -62,6 +67,8 @@ def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) 
             "version": "",
             "clients": 0,
             "calls": 0,
+            "resources": [],
+            "prompts": [],
         }
     ]
     assert "token-5001" not in result.stdout

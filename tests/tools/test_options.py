@@ -8,9 +8,15 @@ from typing import Any, get_type_hints
 import pytest
 from IPython.core.magic_arguments import magic_arguments
 
-from jupyter_mcp.kernel.magicoptions import FLAGS, PYTHON_ONLY, tool_options, with_tool_flags
-from jupyter_mcp.tools import Tool, ToolDefinitionError, ToolOptions, ToolServer
-from jupyter_mcp.tools.options import OPTION_HELP, CommonOptions
+from jupyter_mcp.kernel.magicoptions import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS, FlagSet
+from jupyter_mcp.tools import PromptOptions, ResourceOptions, Tool, ToolDefinitionError, ToolOptions, ToolServer
+from jupyter_mcp.tools.options import (
+    COMMON_HELP,
+    OPTION_HELP,
+    PROMPT_OPTION_HELP,
+    RESOURCE_OPTION_HELP,
+    CommonOptions,
+)
 
 from . import seed_tools as seeds
 from .test_function import SEED_SNAPSHOT
@@ -21,39 +27,51 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
-def test_every_option_has_one_sentence_of_help() -> None:
-    assert list(OPTION_HELP) == list(get_type_hints(ToolOptions))
+KINDS = [
+    (ToolOptions, OPTION_HELP, TOOL_FLAGS),
+    (ResourceOptions, RESOURCE_OPTION_HELP, RESOURCE_FLAGS),
+    (PromptOptions, PROMPT_OPTION_HELP, PROMPT_FLAGS),
+]
 
 
-def test_tool_options_extend_the_common_ones() -> None:
+@pytest.mark.parametrize(("options", "help_table", "flags"), KINDS)
+def test_every_option_has_one_sentence_of_help(options: type, help_table: dict[str, str], flags: FlagSet) -> None:
+    assert list(help_table) == list(get_type_hints(options))
+    assert flags.help is help_table
+
+
+@pytest.mark.parametrize(("options", "help_table", "flags"), KINDS)
+def test_every_kind_extends_the_common_options(options: type, help_table: dict[str, str], flags: FlagSet) -> None:
     common = set(get_type_hints(CommonOptions))
-    assert {"name", "title", "description", "tags", "meta", "icons", "enabled"} == common
-    assert common < set(get_type_hints(ToolOptions))
+    assert {"name", "title", "description", "tags", "meta", "icons", "enabled"} == common == set(COMMON_HELP)
+    assert common < set(get_type_hints(options))
+    assert all(help_table[key] == COMMON_HELP[key] for key in common)
 
 
-def test_every_option_is_a_magic_flag_or_python_only() -> None:
-    flagged = {flag.key for flag in FLAGS}
-    assert flagged | PYTHON_ONLY == set(OPTION_HELP)
-    assert not flagged & PYTHON_ONLY
+@pytest.mark.parametrize(("options", "help_table", "flags"), KINDS)
+def test_every_option_is_a_magic_flag_or_python_only(options: type, help_table: dict[str, str], flags: FlagSet) -> None:
+    flagged = {flag.key for flag in flags.flags}
+    assert flagged | flags.python_only == set(help_table)
+    assert not flagged & flags.python_only
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(flags: FlagSet = TOOL_FLAGS) -> argparse.ArgumentParser:
     @magic_arguments()
-    @with_tool_flags
+    @flags
     def magic(line: str) -> None:
-        """A magic with the tool flags."""
+        """A magic with the flags."""
 
     return magic.parser  # type: ignore[attr-defined, no-any-return]
 
 
-def parse(argv: list[str]) -> argparse.Namespace:
-    return parser().parse_args(argv)
+def parse(argv: list[str], flags: FlagSet = TOOL_FLAGS) -> argparse.Namespace:
+    return parser(flags).parse_args(argv)
 
 
 def test_magic_flags_become_the_same_keyword_arguments() -> None:
     argv = ["--title", "Add", "--tags", "math, fast,", "--read-only", "--closed-world", "--timeout", "2.5"]
     argv += ["--strict", "--main-thread", "--disabled"]
-    assert tool_options(parse(argv)) == {
+    assert TOOL_FLAGS.options(parse(argv)) == {
         "title": "Add",
         "tags": {"math", "fast"},
         "annotations": {"readOnlyHint": True, "openWorldHint": False},
@@ -62,14 +80,23 @@ def test_magic_flags_become_the_same_keyword_arguments() -> None:
         "run_on": "main",
         "enabled": False,
     }
-    assert tool_options(parse([])) == {}
+    assert TOOL_FLAGS.options(parse([])) == {}
+    argv = ["--name", "sales", "--mime-type", "text/csv", "--tags", "data", "--disabled"]
+    assert RESOURCE_FLAGS.options(parse(argv, RESOURCE_FLAGS)) == {
+        "name": "sales",
+        "mime_type": "text/csv",
+        "tags": {"data"},
+        "enabled": False,
+    }
+    assert PROMPT_FLAGS.options(parse(["--title", "Review"], PROMPT_FLAGS)) == {"title": "Review"}
 
 
-def test_value_flags_say_the_option_help() -> None:
-    text = " ".join(parser().format_help().split())
-    for flag in FLAGS:
+@pytest.mark.parametrize(("options", "help_table", "flags"), KINDS)
+def test_value_flags_say_the_option_help(options: type, help_table: dict[str, str], flags: FlagSet) -> None:
+    text = " ".join(parser(flags).format_help().split())
+    for flag in flags.flags:
         if flag.value is None and flag.help is None:
-            assert f"{flag.flag} {flag.dest.upper()} {OPTION_HELP[flag.key]}" in text
+            assert f"{flag.flag} {flag.dest.upper()} {help_table[flag.key]}" in text
 
 
 def test_options_reach_the_tool_the_same_way_from_every_entry() -> None:

@@ -80,7 +80,7 @@ def test_every_change_is_an_event() -> None:
     unsubscribe()
     registry.add(make("b"))
     assert [e.kind for e in events] == ["added", "replaced", "disabled", "enabled", "removed"]
-    assert events[0].tools == ("a",)
+    assert events[0].keys == ("a",)
 
 
 def test_a_failing_listener_does_not_stop_the_others() -> None:

@@ -12,7 +12,7 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import CallHistory, ToolServer
-from jupyter_mcp.widgets import ServerPanel, ToolCard
+from jupyter_mcp.widgets import ResourceCard, ServerPanel, ToolCard
 from jupyter_mcp.widgets.host import ServerHost
 from tests.widgets.conftest import eventually
 from tests.widgets.htmltext import visible_text
@@ -43,6 +43,14 @@ class PlainHost(ToolServer):
     def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Future[mt.CallToolResult]:
         return asyncio.run_coroutine_threadsafe(self.calls.call(name, arguments, source="notebook"), self.loop)
 
+    def read_in_background(self, uri: str) -> Future[mt.ReadResourceResult]:
+        return asyncio.run_coroutine_threadsafe(self.calls.read_resource(uri, source="notebook"), self.loop)
+
+    def get_prompt_in_background(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> Future[mt.GetPromptResult]:
+        return asyncio.run_coroutine_threadsafe(self.calls.get_prompt(name, arguments, source="notebook"), self.loop)
+
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
@@ -56,6 +64,10 @@ def host() -> Iterator[PlainHost]:
     async def double(x: int) -> int:
         """Twice x."""
         return 2 * x
+
+    @plain.resource("data://answer")
+    def answer() -> int:
+        return 42
 
     yield plain
     plain.close()
@@ -72,5 +84,8 @@ def test_a_plain_tool_server_is_a_server_host(host: PlainHost) -> None:
     assert (panel.history.rows[0]["tool"], panel.history.rows[0]["status"]) == ("double", "ok")
     assert '"result": 42' in visible_text(card.try_it.result.value)
     assert "server's event loop" in visible_text(card.header.value)  # an async tool runs on the loop
+    resource = ResourceCard(typed, host.resources["data://answer"])
+    eventually(lambda: "42" in visible_text(resource.preview.value), what="the resource card's read")
     panel.close()
     card.close()
+    resource.close()

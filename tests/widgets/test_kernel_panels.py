@@ -36,7 +36,7 @@ async def crunch(steps: int, ctx: jupyter_mcp.Context) -> int:
     return steps
 '''
 
-VIEWS = "from jupyter_mcp.kernel.display import tool_card\npanel = server.panel()\ncard = tool_card(server, server.tools['add'])"
+VIEWS = "from jupyter_mcp.kernel.display import card\npanel = server.panel()\ncard = card(server, server.tools['add'])"
 HANG = 20.0
 """Seconds after which a wait is a hang (the panels refresh within 0.1 s; nothing here is timed)."""
 CLIENT = mt.Implementation(name="pytest-client", version="7.1")

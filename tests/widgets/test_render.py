@@ -62,7 +62,7 @@ def test_images_audio_and_resources_render() -> None:
     assert f'<audio controls src="data:audio/wav;base64,{PNG}">' in markup
     text = visible_text(markup)
     assert "[image image/png, 5000000 bytes of base64, not kept]" in text
-    assert "file:///a.txt body" in text
+    assert "file:///a.txt text/plain body" in text
     assert "b.csv file:///b.csv" in text
 
 

@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 import ipywidgets as widgets
 
-from jupyter_mcp.kernel.display import install_formatter, tool_card
+from jupyter_mcp.kernel.display import card as tool_card
+from jupyter_mcp.kernel.display import install_formatter
 from jupyter_mcp.kernel.server import NotebookServer
 from jupyter_mcp.tools import ToolError
 from jupyter_mcp.widgets import ServerPanel

@@ -1,4 +1,4 @@
-"""``ToolsTable``: every tool with its calls, errors, mean duration and an enabled toggle."""
+"""``ComponentsTable``: every tool (or resource, or prompt) with its calls, errors, mean duration and a toggle."""
 
 from __future__ import annotations
 
@@ -14,16 +14,27 @@ from jupyter_mcp.widgets._html import esc, frame, span, table
 from jupyter_mcp.widgets.model import ToolRow, tool_rows
 
 if TYPE_CHECKING:
+    from jupyter_mcp.tools.events import Kind
     from jupyter_mcp.widgets.host import ServerHost
 
-HEADERS = ("tool", "calls", "errors", "running", "mean")
 TOGGLE_WIDTH = "100px"
+HEADERS: dict[Kind, tuple[str, ...]] = {
+    "tool": ("tool", "", "calls", "errors", "running", "mean"),
+    "resource": ("resource", "mime type", "reads", "errors", "running", "mean"),
+    "prompt": ("prompt", "arguments", "gets", "errors", "running", "mean"),
+}
+EMPTY: dict[Kind, str] = {
+    "tool": "No tools yet: mark a function with %%mcp_tool.",
+    "resource": "No resources yet: %%mcp_resource URI serves a function, a cell or a variable.",
+    "prompt": "No prompts yet: mark a function with %%mcp_prompt.",
+}
 
 
 def tool_cells_html(row: ToolRow) -> str:
     errors = span(row["errors"], "jmcp-num jmcp-error" if row["errors"] else "jmcp-num")
     cells = [
-        span(row["name"], "jmcp-mono"),
+        span(row["name"], "jmcp-mono", title=row["name"]),
+        span(row["detail"], "jmcp-muted", title=row["detail"]),
         span(row["calls"], "jmcp-num"),
         errors,
         span(row["running"] or "", "jmcp-num"),
@@ -32,9 +43,9 @@ def tool_cells_html(row: ToolRow) -> str:
     return f'<div class="jmcp-toolrow">{"".join(cells)}</div>'
 
 
-def _header() -> widgets.HBox:
+def _header(kind: Kind) -> widgets.HBox:
     """Column titles laid out like a ``ToolLine``, so the columns line up."""
-    cells = "".join(span(h, "" if h == "tool" else "jmcp-num") for h in HEADERS)
+    cells = "".join(span(h, "jmcp-num" if i > 1 else "") for i, h in enumerate(HEADERS[kind]))
     titles = widgets.HTML(f'<div class="jmcp-toolrow">{cells}</div>', layout=widgets.Layout(flex="1 1 auto"))
     toggle = widgets.HTML(span("served"), layout=widgets.Layout(width=TOGGLE_WIDTH))
     header = widgets.HBox([titles, toggle])
@@ -43,7 +54,7 @@ def _header() -> widgets.HBox:
 
 
 class ToolLine(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyped
-    """One tool's counters and its enabled checkbox."""
+    """One component's counters and its enabled checkbox."""
 
     def __init__(self, name: str, on_toggle: Callable[[str, bool], None]) -> None:
         self.name = name
@@ -59,25 +70,25 @@ class ToolLine(widgets.HBox):  # type: ignore[misc]  # ipywidgets is untyped
         self.enabled.value = row["enabled"]
 
 
-class ToolsTable(PanelBox):
-    """The server's tools; ``rows`` holds ``ToolRow`` dicts in registration order."""
+class ComponentsTable(PanelBox):
+    """The server's tools, resources or prompts (``kind``); ``rows`` holds ``ToolRow`` dicts in registration order."""
 
     rows: traitlets.List[ToolRow] = traitlets.List()
 
-    def __init__(self, server: ServerHost) -> None:
-        self.server = server
+    def __init__(self, server: ServerHost, kind: Kind = "tool") -> None:
+        self.server, self.kind = server, kind
         self._lock = threading.RLock()
         self._lines: dict[str, ToolLine] = {}
-        self.header = _header()
+        self.header = _header(kind)
         self.lines_box = widgets.VBox()
-        self.empty = widgets.HTML(span("No tools yet: mark a function with %%mcp_tool.", "jmcp-muted"))
+        self.empty = widgets.HTML(span(EMPTY[kind], "jmcp-muted"))
         super().__init__([self.header, self.lines_box, self.empty])
         self.add_class("jmcp-tools")
 
     def refresh(self) -> None:
-        """Re-read tools and counters (called by the owning panel's throttle)."""
+        """Re-read components and counters (called by the owning panel's throttle)."""
         with self._lock:
-            self.rows = tool_rows(self.server)
+            self.rows = tool_rows(self.server, self.kind)
             self._render()
 
     def _render(self) -> None:
@@ -90,23 +101,26 @@ class ToolsTable(PanelBox):
         self.empty.layout.display = "none" if self.rows else None
         self.header.layout.display = None if self.rows else "none"
 
-    def _toggle(self, name: str, enabled: bool) -> None:
+    def _toggle(self, key: str, enabled: bool) -> None:
         with self._lock:
-            tool = self.server.tools.get(name)
-            if tool is None or self.server.registry.is_visible(tool) == enabled:
+            registry = self.server.registry_of(self.kind)
+            item = registry.all().get(key)
+            if item is None or registry.is_visible(item) == enabled:
                 return  # a refresh set the box
             if enabled:
-                self.server.enable(names={name})
+                registry.enable(names={key})
             else:
-                self.server.disable(names={name})
+                registry.disable(names={key})
 
     def fallback_text(self) -> str:
         return "\n".join(f"{r['name']}: {r['calls']} calls, {r['errors']} errors" for r in self.rows)
 
     def fallback_html(self) -> str:
-        return frame(table([*HEADERS, "enabled"], [_fallback_cells(row) for row in self.rows]))
+        headers = [h or "" for h in HEADERS[self.kind]]
+        return frame(table([*headers, "enabled"], [_fallback_cells(row) for row in self.rows]))
 
 
 def _fallback_cells(row: ToolRow) -> list[str]:
     counts = (row["calls"], row["errors"], row["running"], row["mean_duration"])
-    return [f"<code>{esc(row['name'])}</code>", *(esc(value) for value in counts), "yes" if row["enabled"] else "no"]
+    name = f"<code>{esc(row['name'])}</code>"
+    return [name, esc(row["detail"]), *(esc(value) for value in counts), "yes" if row["enabled"] else "no"]

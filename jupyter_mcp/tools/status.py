@@ -1,0 +1,46 @@
+"""``status()``: what a server serves and who uses it, as JSON (``GET /status``, the REST API, panels)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jupyter_mcp.tools.registry import Registry
+    from jupyter_mcp.tools.server import ToolServer
+
+
+def status(server: ToolServer) -> dict[str, Any]:
+    """Name, version, every tool, resource and prompt with its counters, the clients and the call count."""
+    return {
+        "name": server.name,
+        "version": server.lowlevel.version,
+        "tools": [{**_entry(server, tool, server.registry), "run_on": tool.run_on} for tool in server.tools.values()],
+        "resources": [
+            {
+                **_entry(server, item, server.resource_registry),
+                "uri": item.key,
+                "template": item.is_template,
+                "mime_type": item.mime_type,
+            }
+            for item in server.resources.values()
+        ],
+        "prompts": [
+            {**_entry(server, prompt, server.prompt_registry), "arguments": [a.name for a in prompt.arguments]}
+            for prompt in server.prompts.values()
+        ],
+        "clients": [asdict(client) for client in server.connected_clients()],
+        "listeners": server.bus.listener_count,
+        "calls": server.stats.total_calls,
+    }
+
+
+def _entry(server: ToolServer, item: Any, registry: Registry[Any]) -> dict[str, Any]:
+    return {
+        "name": item.name,
+        "title": item.title,
+        "description": item.description,
+        "enabled": registry.is_visible(item),
+        "tags": sorted(item.tags),
+        **server.stats.for_tool(item.key, registry.kind).to_json(),
+    }
