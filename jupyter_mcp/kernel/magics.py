@@ -25,8 +25,8 @@ from jupyter_mcp.kernel.cells import (
     parse,
     run_and_pick,
 )
-from jupyter_mcp.kernel.magicoptions import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS
 from jupyter_mcp.kernel.server import NotebookServer, get_server
+from jupyter_mcp.syntax.flags import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS
 from jupyter_mcp.tools.errors import ResourceError, ToolDefinitionError
 from jupyter_mcp.tools.prompts import Prompt
 from jupyter_mcp.tools.resourcedata import to_contents

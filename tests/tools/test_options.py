@@ -8,7 +8,7 @@ from typing import Any, get_type_hints
 import pytest
 from IPython.core.magic_arguments import magic_arguments
 
-from jupyter_mcp.kernel.magicoptions import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS, FlagSet
+from jupyter_mcp.syntax.flags import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS, FlagSet
 from jupyter_mcp.tools import PromptOptions, ResourceOptions, Tool, ToolDefinitionError, ToolOptions, ToolServer
 from jupyter_mcp.tools.options import (
     COMMON_HELP,
