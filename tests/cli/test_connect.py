@@ -1,98 +1,26 @@
-"""``jupyter-mcp connect``: a real stdio client, through the real bridge, to a real kernel."""
+"""``jupyter-mcp connect`` relays: calls, progress, logs, concurrency, list_changed, cancellation, headers,
+server requests, and nothing but JSON-RPC on stdout — a real stdio client, the real bridge, a real kernel."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import mcp_types as mt
-import pytest
-from mcp import Client
 
-from jupyter_mcp import discovery
-from jupyter_mcp.discovery import ServerInfo
+from tests.cli.bridging import SLOW_TOOL, bridged, names, text_of, wait_for
 from tests.cli.conftest import (
-    ADD_TOOL,
     JUPYTER_MCP,
-    cli,
     inspector,
     json_lines,
-    start_notebook_kernel,
     stdio_client,
 )
 from tests.conftest import http_client
 from tests.harness import Kernel
-
-SLOW_TOOL = '''%%mcp_tool
-async def slow(seconds: float) -> str:
-    """Sleeps, noting whether it finished or was cancelled."""
-    import asyncio
-    global slow_state
-    slow_state = "running"
-    try:
-        await asyncio.sleep(seconds)
-    except asyncio.CancelledError:
-        slow_state = "cancelled"
-        raise
-    slow_state = "finished"
-    return "done"
-'''
-
-
-class ListChanged:
-    """Sees ``notifications/tools/list_changed`` in either era (message handler or listen stream)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    async def on_message(self, message: Any) -> None:
-        if isinstance(message, mt.ToolListChangedNotification):
-            self.count += 1
-
-    async def wait_beyond(self, seen: int) -> None:
-        with anyio.fail_after(30):
-            while self.count <= seen:
-                await anyio.sleep(0.02)
-
-
-@asynccontextmanager
-async def bridged(
-    runtime: Path, mode: str, target: list[str], **options: Any
-) -> AsyncIterator[tuple[Client, ListChanged]]:
-    """A client on ``jupyter-mcp connect TARGET``; in the 2026 era it also listens for list changes."""
-    changes = ListChanged()
-    async with stdio_client(["connect", *target], runtime, mode, message_handler=changes.on_message, **options) as c:
-        if mode == "legacy":
-            yield c, changes
-            return
-        async with c.listen(tools_list_changed=True) as subscription, anyio.create_task_group() as group:
-
-            async def count_events() -> None:
-                async for _event in subscription:
-                    changes.count += 1
-
-            group.start_soon(count_events)
-            yield c, changes
-            group.cancel_scope.cancel()
-
-
-async def names(client: Client) -> list[str]:
-    return [t.name for t in (await client.list_tools(cache_mode="refresh")).tools]
-
-
-def text_of(result: mt.CallToolResult) -> str:
-    block = result.content[0]
-    assert isinstance(block, mt.TextContent)
-    return block.text
-
-
-# ---- relaying ------------------------------------------------------------------------------------------
 
 
 async def test_connect_relays_calls_progress_and_logs(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
@@ -166,129 +94,6 @@ async def test_cancelling_a_call_cancels_it_in_the_kernel(
     assert notebook_kernel.value("[r.status for r in server.history if r.tool == 'slow']") == ["cancelled"]
 
 
-async def wait_for(condition: Callable[[], bool]) -> None:
-    with anyio.fail_after(30):
-        while not condition():
-            await anyio.sleep(0.1)
-
-
-# ---- kernel restarts and absent kernels -------------------------------------------------------------------
-
-
-async def test_connect_follows_the_notebook_across_a_kernel_restart(
-    runtime_dir: Path, notebook_path: str, mode: str
-) -> None:
-    kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL, SLOW_TOOL])
-    try:
-        async with bridged(runtime_dir, mode, ["analysis.ipynb"]) as (client, changes):
-            assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
-            old_url = kernel.value("server.url")
-            seen = changes.count
-            interrupted: list[mt.CallToolResult] = []
-
-            async def slow_call() -> None:
-                interrupted.append(await client.call_tool("slow", {"seconds": 60}))
-
-            async with anyio.create_task_group() as group:
-                group.start_soon(slow_call)
-                await wait_for(lambda: kernel.value("globals().get('slow_state')") == "running")
-                kernel.restart()
-            assert interrupted[0].is_error
-            assert text_of(interrupted[0]).startswith(
-                "jupyter-mcp: the server stopped while tool 'slow' was running, so its outcome is unknown: "
-            )
-
-            during = await client.call_tool("add", {"a": 1, "b": 2})
-            assert during.is_error
-            assert text_of(during).startswith(
-                f"jupyter-mcp: cannot call tool 'add': the kernel serving {notebook_path} (kernel {kernel.kernel_id[:8]})"
-                " stopped serving tools at "
-            )
-            assert "it was restarted or shut down. Run the notebook's %%mcp_tool cells again" in text_of(during)
-            assert await names(client) == []
-            await changes.wait_beyond(seen)  # the tools went away
-
-            seen = changes.count
-            kernel.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
-            kernel.run(ADD_TOOL)
-            await changes.wait_beyond(seen)  # ... and came back
-            assert kernel.value("server.url") != old_url
-            assert await names(client) == ["add"]
-            assert (await client.call_tool("add", {"a": 20, "b": 22})).structured_content == {"result": 42}
-    finally:
-        kernel.shutdown()
-
-
-def whoami(name: str) -> str:
-    return f'%%mcp_tool\ndef whoami() -> str:\n    """Which kernel answers."""\n    return {name!r}'
-
-
-async def test_connect_follows_the_notebook_to_its_newest_kernel(
-    runtime_dir: Path, notebook_path: str, mode: str
-) -> None:
-    first = start_notebook_kernel(runtime_dir, notebook_path, [whoami("first")])
-    second: Kernel | None = None
-    try:
-        async with bridged(runtime_dir, mode, ["analysis.ipynb"]) as (client, changes):
-            assert (await client.call_tool("whoami", {})).structured_content == {"result": "first"}
-            seen = changes.count
-            second = start_notebook_kernel(runtime_dir, notebook_path, [whoami("second")])
-            await changes.wait_beyond(seen)
-            assert (await client.call_tool("whoami", {})).structured_content == {"result": "second"}
-            await anyio.sleep(0.3)  # a 2025-era session's GET stream opens just after the switch
-            seen = changes.count
-            second.run(whoami("second, again"))  # the second kernel's own list_changed reaches the client
-            await changes.wait_beyond(seen)
-            assert (await client.call_tool("whoami", {})).structured_content == {"result": "second, again"}
-            seen = changes.count
-            second.shutdown()
-            second = None
-            await changes.wait_beyond(seen)
-            await wait_for_async(lambda: client.call_tool("whoami", {}), {"result": "first"})
-    finally:
-        first.shutdown()
-        if second is not None:
-            second.shutdown()
-
-
-async def wait_for_async(call: Callable[[], Any], structured: dict[str, Any]) -> None:
-    """Call until the answer is ``structured`` (the bridge may still be switching servers)."""
-    with anyio.fail_after(30):
-        while (await call()).structured_content != structured:
-            await anyio.sleep(0.1)
-
-
-async def test_connect_waits_for_a_notebook_that_is_not_running(
-    runtime_dir: Path, notebook_path: str, mode: str
-) -> None:
-    async with bridged(runtime_dir, mode, [notebook_path]) as (client, changes):
-        assert client.server_info is not None
-        assert client.server_info.name == "jupyter-mcp"
-        assert await names(client) == []
-        early = await client.call_tool("add", {"a": 1, "b": 2})
-        assert early.is_error
-        assert text_of(early) == (
-            f"jupyter-mcp: cannot call tool 'add': no running kernel serves tools for notebook {notebook_path} "
-            f"(no matching discovery file in {runtime_dir}). Open the notebook and run its %%mcp_tool cells; "
-            "this bridge connects by itself."
-        )
-        seen = changes.count
-        kernel = start_notebook_kernel(runtime_dir, notebook_path, [ADD_TOOL])
-        try:
-            await changes.wait_beyond(seen)
-            assert (await client.call_tool("add", {"a": 2, "b": 2})).structured_content == {"result": 4}
-            url, token = kernel.value("(server.url, server.token)")
-            async with http_client(url, token, mode=mode) as direct:
-                # What the bridge said before the kernel existed is what the kernel says itself.
-                assert client.server_capabilities == direct.server_capabilities
-                assert client.protocol_version == direct.protocol_version
-        finally:
-            kernel.shutdown()
-
-
-# ---- explicit endpoints -------------------------------------------------------------------------------------
-
-
 async def test_connect_to_an_explicit_url(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
     url, token = notebook_kernel.value("(server.url, server.token)")
     async with stdio_client(["connect", "--url", url, "--token", token], runtime_dir, mode) as client:
@@ -329,44 +134,6 @@ def test_stdout_carries_only_json_rpc(notebook_kernel: Kernel, runtime_dir: Path
     assert by_id[None]["error"] == {"code": -32700, "message": "jupyter-mcp: not a JSON-RPC message"}
     assert by_id[2]["result"]["structuredContent"] == {"result": 3}
     assert "[jupyter-mcp] connected to the tool server of" in result.stderr
-
-
-def fake_server(runtime: Path, kernel_id: str, notebook: str | None) -> ServerInfo:
-    info = ServerInfo("http://127.0.0.1:9/mcp", "t", os.getpid(), kernel_id, notebook, [], 1.0)
-    discovery.write(info, runtime)
-    return info
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--token", "t"], "--token goes with --url (a TARGET's token comes from its discovery file)"),
-        (["x.ipynb", "--url", "http://127.0.0.1:1/mcp"], "give either TARGET or --url, not both"),
-        (["--url", "ftp://example.com/mcp"], "--url: not an http(s) URL: 'ftp://example.com/mcp'"),
-        (["--url", "http://127.0.0.1:99999/mcp"], "--url: bad port in URL 'http://127.0.0.1:99999/mcp'"),
-    ],
-)
-def test_connect_refuses_bad_options(runtime_dir: Path, args: list[str], message: str) -> None:
-    result = cli("connect", *args, runtime=runtime_dir)
-    assert (result.returncode, result.stderr, result.stdout) == (1, f"jupyter-mcp: {message}\n", "")
-
-
-def test_connect_needs_a_target_it_can_find(runtime_dir: Path) -> None:
-    nothing = cli("connect", runtime=runtime_dir)
-    assert nothing.returncode == 1
-    assert nothing.stderr.startswith("jupyter-mcp: no notebook is serving MCP tools right now")
-    fake_server(runtime_dir, "aaaa1111", "/n/a.ipynb")
-    fake_server(runtime_dir, "bbbb2222", None)
-    several = cli("connect", runtime=runtime_dir)
-    assert several.returncode == 1
-    assert several.stderr == (
-        "jupyter-mcp: 2 notebooks serve tools; name one as TARGET:\n"
-        "  /n/a.ipynb (kernel aaaa1111)  http://127.0.0.1:9/mcp\n"
-        "  kernel bbbb2222  http://127.0.0.1:9/mcp\n"
-    )
-    unknown = cli("connect", "cccc", runtime=runtime_dir)
-    assert unknown.returncode == 1
-    assert unknown.stderr.startswith("jupyter-mcp: no live server matches kernel cccc. Live servers:\n")
 
 
 def test_the_mcp_inspector_drives_connect(notebook_kernel: Kernel, runtime_dir: Path, tmp_path: Path) -> None:
