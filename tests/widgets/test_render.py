@@ -92,7 +92,7 @@ def test_detail_of_a_failed_call_has_everything() -> None:
     assert record is not None
     markup = record_detail_html(record)
     text = visible_text(markup)
-    assert text.startswith("lookup ✗ error")
+    assert text.startswith("#1 lookup ✗ error")  # the number %mcp history and %mcp keep use
     assert "12.0 ms · claude-ai 0.9" in text
     assert "protocol 2025-11-25" in text
     assert 'Arguments { 1 key } "q": "<x>"' in text
