@@ -6,8 +6,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode, Union
 from traitlets.config import Configurable
+
+from jupyter_mcp.tools.keptresults import DEFAULT_KEPT_BYTES, DEFAULT_KEPT_TTL
+from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET
 
 
 class JupyterMCP(Configurable):
@@ -34,6 +37,19 @@ class JupyterMCP(Configurable):
         config=True
     )
     dereference_schemas = Bool(True, help="Inline $defs in advertised schemas.").tag(config=True)
+    result_budget = Union(
+        [Integer(), Unicode()],
+        default_value=DEFAULT_RESULT_BUDGET,
+        allow_none=True,
+        help="Bytes a result may take as sent (500000, '500kB', '2MB'; None: no limit). Above it clients get a "
+        "preview and a result:// link to the full value; the default keeps results under the SDK clients' 1 MiB.",
+    ).tag(config=True)
+    kept_results_bytes = Integer(
+        DEFAULT_KEPT_BYTES, help="Bytes of full results kept for result:// links (oldest dropped first)."
+    ).tag(config=True)
+    kept_results_ttl = Float(DEFAULT_KEPT_TTL, help="Seconds a full result stays readable at its result:// link.").tag(
+        config=True
+    )
     switch_interval = Float(
         0.0005,
         allow_none=True,

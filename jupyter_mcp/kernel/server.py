@@ -34,6 +34,7 @@ from jupyter_mcp.kernel.publishing import DiscoveryPublisher
 from jupyter_mcp.kernel.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.history import CallHistory
+from jupyter_mcp.tools.keptresults import KeptResults
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.prompts import Prompt
 from jupyter_mcp.tools.registry import RegistryChange
@@ -89,6 +90,10 @@ class NotebookServer(ToolServer):
             mask_error_details=self.settings.mask_error_details,
             dereference_schemas=self.settings.dereference_schemas,
             max_workers=self.settings.max_workers,
+            result_budget=self.settings.result_budget,
+        )
+        self.calls.budget.kept = KeptResults(
+            self.settings.kept_results_bytes, self.settings.history_size, self.settings.kept_results_ttl
         )
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None

@@ -23,6 +23,7 @@ import anyio
 import mcp_types as mt
 from mcp.server.context import ServerRequestContext
 
+from jupyter_mcp.tools.budget import ResultBudget
 from jupyter_mcp.tools.context import CallScope, Context
 from jupyter_mcp.tools.errors import (
     PromptError,
@@ -43,6 +44,7 @@ from jupyter_mcp.tools.events import (
     ClientInfo,
     Kind,
     LateResult,
+    PreviewSent,
 )
 from jupyter_mcp.tools.executors import Executor, UnavailableExecutor, WorkerExecutor
 from jupyter_mcp.tools.function import BoundCall, ParsedFunction
@@ -142,6 +144,8 @@ class CallPath:
             "main": UnavailableExecutor("run_on='main' needs a Jupyter kernel's main thread; none is serving here"),
         }
         self.hooks: list[ExecutionHook] = []
+        self.budget = ResultBudget()
+        """The result budget: results over it go to clients as a preview + ``result://`` link (budget.py)."""
         self._observers: Observers[CallObserver] = Observers(__name__)
 
     # ---- observers -------------------------------------------------------------------------------
@@ -194,7 +198,7 @@ class CallPath:
     ) -> mt.ReadResourceResult:
         """Read ``uri``; raises ``ResourceNotFoundError``, ``ToolArgumentsError`` or ``ResourceError``."""
         try:
-            found, refused = self.resources.find(uri), None
+            found, refused = self.resources.find(uri) or self.budget.find(uri), None
         except ToolArgumentsError as exc:
             found, refused = None, exc
         values = dict(found.values) if found is not None else {}
@@ -303,12 +307,26 @@ class CallPath:
         bound = tool.bind(arguments, strict=strict, injected=dict.fromkeys(tool.parsed.injected, context))
         value = await self._execute(tool, bound, scope)
         converted = tool.convert(value)
-        return mt.CallToolResult(
+        result = mt.CallToolResult(
             content=converted.content,
             structured_content=converted.structured,
             meta=converted.meta,
             is_error=False,
         )
+        return self._within_budget(result, scope, tool)
+
+    def _within_budget(self, result: mt.CallToolResult, scope: CallScope, tool: Any) -> mt.CallToolResult:
+        """What a client gets: ``result``, or over the budget a preview + link (observers get the full value).
+
+        A call from the notebook itself (no request: ``server.call`` in a cell) gets everything.
+        """
+        if scope.request is None:
+            return result
+        sent = self.budget.apply(result, scope.call_id, tool)
+        if sent.full is not None and sent.uri is not None:
+            event = PreviewSent(sent.full, sent.uri, sent.size, sent.budget)
+            self._observers.each(lambda o: getattr(o, "call_previewed", _ignore)(scope.call_id, event))
+        return sent.result
 
     async def _execute(self, tool: Runnable, bound: BoundCall, scope: CallScope) -> Any:
         executor = self.executors[tool.run_on]
@@ -350,6 +368,10 @@ class CallPath:
             for hook in self.hooks:
                 stack.enter_context(hook(scope))
             yield
+
+
+def _ignore(*args: Any) -> None:
+    """Observers written before ``call_previewed`` existed simply do not hear it."""
 
 
 def _error_result(message: str) -> mt.CallToolResult:

@@ -92,12 +92,24 @@ class LateResult:
     error: str | None
 
 
+@dataclass(frozen=True)
+class PreviewSent:
+    """The result was over the budget: the client got a preview and a link to ``uri``; ``full`` is all of it."""
+
+    full: mt.CallToolResult
+    uri: str
+    size: int
+    """Bytes of the full result as JSON."""
+    budget: int
+
+
 class CallObserver(Protocol):
     def call_started(self, event: CallStarted) -> None: ...
     def call_progress(self, call_id: str, event: ProgressEvent) -> None: ...
     def call_log(self, call_id: str, event: LogEvent) -> None: ...
     def call_finished(self, call_id: str, event: CallFinished) -> None: ...
     def call_late_result(self, call_id: str, event: LateResult) -> None: ...
+    def call_previewed(self, call_id: str, event: PreviewSent) -> None: ...
 
 
 class BaseCallObserver:
@@ -116,4 +128,7 @@ class BaseCallObserver:
         return None
 
     def call_late_result(self, call_id: str, event: LateResult) -> None:
+        return None
+
+    def call_previewed(self, call_id: str, event: PreviewSent) -> None:
         return None

@@ -23,6 +23,7 @@ from jupyter_mcp.tools.events import (
     Kind,
     LateResult,
     LogEvent,
+    PreviewSent,
     ProgressEvent,
     era_of,
 )
@@ -34,6 +35,17 @@ HistoryEvent = Literal["started", "updated", "finished", "cleared", "kept"]
 HistoryObserver = Callable[[HistoryEvent, "CallRecord | None"], None]
 TRUNCATED = "…[truncated {} more characters]"
 TRUNCATED_PATTERN = re.compile(r"…\[truncated \d+ more characters\]$")
+
+
+@dataclass(frozen=True)
+class SentPreview:
+    """The client got a preview of this result (``content``) and a link to the full value at ``uri``."""
+
+    uri: str
+    size: int
+    """Bytes of the full result as JSON."""
+    budget: int
+    content: list[dict[str, Any]]
 
 
 @dataclass
@@ -71,6 +83,9 @@ class CallRecord:
     """The call's place in this history, from 1 (what ``%mcp history`` shows and ``%mcp keep`` takes)."""
     kept: bool = False
     """Kept as a test: ``export`` replays it (``CallHistory.keep``)."""
+    preview: SentPreview | None = None
+    """Set when the result was over the result budget: ``structured``/``content`` hold the full value,
+    this what the client got instead."""
 
     @property
     def era(self) -> str | None:
@@ -107,6 +122,7 @@ class CallHistory(BaseCallObserver):
         self._records: OrderedDict[str, CallRecord] = OrderedDict()
         self._lock = threading.RLock()
         self._observers: Observers[HistoryObserver] = Observers(__name__)
+        self._previews: dict[str, PreviewSent] = {}
         self.total_calls = 0
 
     # ---- reading ---------------------------------------------------------------------------------
@@ -196,9 +212,18 @@ class CallHistory(BaseCallObserver):
     def call_log(self, call_id: str, event: LogEvent) -> None:
         self._update(call_id, lambda r: r.logs.append(event))
 
+    def call_previewed(self, call_id: str, event: PreviewSent) -> None:
+        """The client gets a preview: the record keeps the full result (``call_finished`` records it)."""
+        self._previews[call_id] = event
+
     def call_finished(self, call_id: str, event: CallFinished) -> None:
+        preview = self._previews.pop(call_id, None)
+
         def finish(record: CallRecord) -> None:
-            structured, blocks = outcome_parts(event.result)
+            structured, blocks = outcome_parts(preview.full if preview is not None else event.result)
+            if preview is not None:
+                sent = [self._clip_block(block) for block in outcome_parts(event.result)[1]]
+                record.preview = SentPreview(preview.uri, preview.size, preview.budget, sent)
             record.status = event.status
             record.duration = event.duration
             record.is_error = event.status != "ok" or bool(getattr(event.result, "is_error", False))

@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp.tools.eventstore import EventStores
+from jupyter_mcp.tools.jsonreads import JsonReads
 from jupyter_mcp.tools.wirecheck import WireCheck
 
 
@@ -57,7 +58,7 @@ def streamable_http_app(
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     app = Starlette(
-        routes=[Route(path, endpoint=StreamableHTTPASGIApp(manager)), *routes],
+        routes=[Route(path, endpoint=JsonReads(StreamableHTTPASGIApp(manager))), *routes],
         lifespan=lambda _: manager.run(),
     )
     return WireCheck(app, path, stores.knows)

@@ -17,6 +17,8 @@ from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools.calls import CallPath, CallSettings
+from jupyter_mcp.tools.keptresults import KeptResults
+from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption
 from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
 from jupyter_mcp.tools.handlers import build_lowlevel
@@ -76,6 +78,7 @@ class ToolServer:
         dereference_schemas: bool = True,
         page_size: int | None = None,
         max_workers: int = 16,
+        result_budget: BudgetOption = DEFAULT_RESULT_BUDGET,
     ) -> None:
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
@@ -88,6 +91,7 @@ class ToolServer:
             resources=self.resource_registry,
             prompts=self.prompt_registry,
         )
+        self.calls.budget.budget = result_budget
         self.list_cache = ListCache(LISTS)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
@@ -277,6 +281,23 @@ class ToolServer:
             raise ValueError("page_size must be a positive number of tools, or None for one page")
         self._page_size = value
         self.list_cache.clear()
+
+    @property
+    def result_budget(self) -> int | None:
+        """Bytes a result may take as sent (``None``: no limit); above it clients get a preview and a link.
+
+        Set it to a number of bytes or a size like ``"2MB"``; a tool's ``result_budget=`` wins.
+        """
+        return self.calls.budget.budget
+
+    @result_budget.setter
+    def result_budget(self, value: BudgetOption) -> None:
+        self.calls.budget.budget = value
+
+    @property
+    def kept_results(self) -> KeptResults:
+        """The full values behind the ``result://`` links of previews (bounded: ``max_bytes``, ``max_count``, ``ttl``)."""
+        return self.calls.budget.kept
 
     @property
     def tools(self) -> dict[str, Tool]:

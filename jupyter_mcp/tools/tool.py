@@ -19,6 +19,7 @@ from jupyter_mcp.tools.function import WRAP_RESULT_KEY, BoundCall, ParsedFunctio
 from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, ToolOptions, check_option_keys
 from jupyter_mcp.tools.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.schema import dereference
+from jupyter_mcp.tools.sizes import parse_budget
 from jupyter_mcp.tools.verbatim import VerbatimSchema
 
 TAGS_META_KEY = "jupyter-mcp/tags"
@@ -56,6 +57,8 @@ class Tool:
     run_on: RunOn = "worker"
     verbatim: VerbatimSchema | None = None
     """The ``input_schema=`` given at registration: advertised as is, and checked on every call."""
+    result_budget: int | None = None
+    """Bytes a result may take as sent; ``None`` follows the server's budget (budget.py)."""
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
@@ -83,6 +86,7 @@ class Tool:
             strict=options.get("strict"),
             run_on=run_on,
             verbatim=VerbatimSchema.for_function(parsed, given_schema) if given_schema is not None else None,
+            result_budget=parse_budget(options.get("result_budget"), f"tool {parsed.name!r}"),
         )
 
     @property

@@ -119,7 +119,7 @@ class WireCheck:
             await self.app(scope, receive, send)
 
     async def _post(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body, more = await _read_body(receive)
+        body, more = await read_body(receive)
         if more is not None:
             await _refuse(send, 400, MessageError(INVALID_REQUEST, f"Invalid request: {more}"))
             return
@@ -128,7 +128,7 @@ class WireCheck:
         except MessageError as error:
             await _refuse(send, 400, error)
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replay(body, receive), send)
 
     def _last_event_refusal(self, scope: Scope) -> MessageError | None:
         last = _header(scope, b"last-event-id")
@@ -142,7 +142,7 @@ class WireCheck:
         )
 
 
-async def _read_body(receive: Receive) -> tuple[bytes, str | None]:
+async def read_body(receive: Receive) -> tuple[bytes, str | None]:
     chunks: list[bytes] = []
     while True:
         message = await receive()
@@ -153,17 +153,17 @@ async def _read_body(receive: Receive) -> tuple[bytes, str | None]:
             return b"".join(chunks), None
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 
-    async def replay() -> Message:
+    async def receive_again() -> Message:
         nonlocal sent
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
         return await receive()
 
-    return replay
+    return receive_again
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

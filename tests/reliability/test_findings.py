@@ -76,7 +76,7 @@ def test_five_megabytes_of_print_keep_head_tail_and_the_exact_count(kernel: Kern
 
 
 async def test_large_results_leave_the_event_store_after_delivery() -> None:
-    server = ToolServer()
+    server = ToolServer(result_budget="1MB")  # 900 kB results go out whole (finding 4's budget is 500 kB)
 
     @server.tool
     def big(n: int):  # type: ignore[no-untyped-def]  # unannotated: one text block, no structured copy
