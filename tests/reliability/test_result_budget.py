@@ -44,7 +44,7 @@ def table(rows: int):
 async def text(megabytes: int, ctx: Context) -> str:
     """Lines of text; says something first, so a 2026-era answer is a stream too."""
     await ctx.info("writing")
-    line = "0123456789" * 9 + "\\n"
+    line = "0123456789" * 9 + "abcdefghi\\n"
     return line * (megabytes * 10_000)
 
 def picture(side: int):
@@ -158,6 +158,6 @@ def test_the_magic_takes_a_result_budget(kernel: Kernel) -> None:
     )
     assert kernel.value("server.tools['letters'].result_budget") == 8000
     failed = kernel.execute("%%mcp_tool --result-budget lots\ndef other() -> str:\n    return ''\n")
-    assert "result_budget must be a size of at least 4,096 bytes (like 500000, '500kB' or '2MB'), got 'lots'" in (
-        failed.text()
-    )
+    shown = failed.stdout + failed.stderr + failed.text
+    assert "result_budget must be a size of at least 4,096 bytes (like 500000, '500kB' or '2MB'), got 'lots'" in shown
+    assert failed.error is None
