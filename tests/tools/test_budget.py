@@ -1,0 +1,100 @@
+"""The result budget's pieces: sizes, the kept full values and their bounds, previews within a schema."""
+
+from __future__ import annotations
+
+import time
+
+import mcp_types as mt
+import pytest
+
+from jupyter_mcp.tools import ToolServer
+from jupyter_mcp.tools.errors import ResourceNotFoundError, ToolDefinitionError
+from jupyter_mcp.tools.keptresults import KeptResults
+from jupyter_mcp.tools.sizes import parse_budget
+from tests.conftest import connected
+
+
+@pytest.mark.parametrize(
+    ("given", "size"), [(500_000, 500_000), ("500kB", 500_000), ("2MB", 2_000_000), ("1MiB", 1_048_576), (None, None)]
+)
+def test_sizes_read_as_users_write_them(given: int | str | None, size: int | None) -> None:
+    assert parse_budget(given, "server") == size
+
+
+@pytest.mark.parametrize("bad", ["lots", 100, -1, True, "5 parsecs", 2.5])
+def test_a_bad_budget_is_one_clear_sentence(bad: object) -> None:
+    with pytest.raises(ToolDefinitionError) as raised:
+        ToolServer(result_budget=bad)  # type: ignore[arg-type]
+    assert str(raised.value) == (
+        f"server: result_budget must be a size of at least 4,096 bytes (like 500000, '500kB' or '2MB'), got {bad!r}"
+    )
+    server = ToolServer()
+    with pytest.raises(ToolDefinitionError, match=r"^tool 'f': result_budget must be"):
+        server.add_tool(lambda: 1, name="f", result_budget=bad)  # type: ignore[arg-type]
+
+
+def _contents(text: str) -> list[mt.TextResourceContents | mt.BlobResourceContents]:
+    return [mt.TextResourceContents(uri="result://x", text=text, mime_type="text/plain")]
+
+
+def test_kept_results_are_bounded_by_bytes_and_count_oldest_first() -> None:
+    kept = KeptResults(max_bytes=250, max_count=3, ttl=60)
+    for index in range(4):
+        kept.put(f"c{index}", _contents("x"), 100, "t")
+    assert [kept.get(f"c{i}") is not None for i in range(4)] == [False, False, True, True]
+    assert kept.size == 200
+    too_big = kept.put("huge", _contents("x"), 1000, "t")
+    assert kept.get("huge") is None and "not kept: larger than the 250 bytes" in (too_big.description or "")
+
+
+def test_kept_results_expire_and_the_link_says_when() -> None:
+    kept = KeptResults(ttl=0.2)
+    link = kept.put("c1", _contents("x"), 10, "table")
+    until = time.strftime("%H:%M", time.gmtime(time.time() + 0.2))
+    assert f"kept until {until}" in (link.description or "")
+    assert link.uri == "result://c1" and link.mime_type == "text/plain" and link.size == 10
+    time.sleep(0.3)
+    with pytest.raises(ResourceNotFoundError, match=r"^result://c1 is not kept \(any more\)"):
+        kept.read("c1")
+    assert kept.size == 0
+
+
+async def test_a_preview_keeps_to_the_output_schema_or_says_why_not(mode: str) -> None:
+    server = ToolServer(result_budget="8kB")
+
+    @server.tool
+    def rows(n: int) -> list[dict[str, int]]:
+        return [{"i": i} for i in range(n)]
+
+    @server.tool(output_schema={"type": "object", "properties": {"items": {"type": "array", "minItems": 500}}})
+    def exact(n: int) -> dict[str, list[int]]:
+        return {"items": list(range(n))}
+
+    async with connected(server, mode) as client:
+        listed = await client.call_tool("rows", {"n": 2000})
+        refused = await client.call_tool("exact", {"n": 5000})
+        whole = await client.read_resource(refused.content[-1].uri)  # type: ignore[union-attr]
+    assert listed.is_error is False and listed.structured_content == {"result": [{"i": i} for i in range(50)]}
+    assert "result: first 50 of 2,000 items" in listed.content[0].text  # type: ignore[union-attr]
+    assert refused.is_error is True
+    assert "no preview of it fits its output schema and the budget" in refused.content[0].text  # type: ignore[union-attr]
+    assert whole.contents[0].text == '{"items": ' + str(list(range(5000))) + "}"  # type: ignore[union-attr]
+
+
+async def test_results_within_budget_and_errors_go_out_untouched(mode: str) -> None:
+    server = ToolServer(result_budget="8kB")
+
+    @server.tool
+    def small() -> str:
+        return "fine"
+
+    @server.tool
+    def fails() -> str:
+        raise ValueError("x" * 20_000)
+
+    async with connected(server, mode) as client:
+        ok = await client.call_tool("small", {})
+        error = await client.call_tool("fails", {})
+    assert ok.content == [mt.TextContent(type="text", text="fine")]
+    assert error.is_error is True and len(error.content) == 1
+    assert len(server.kept_results) == 0
