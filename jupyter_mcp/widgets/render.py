@@ -15,6 +15,8 @@ from jupyter_mcp.widgets.format import format_clock, format_duration
 from jupyter_mcp.widgets.model import CallRow, client_label
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
+from jupyter_mcp.tools.preview import format_size
+
 if TYPE_CHECKING:
     from jupyter_mcp.tools.history import CallRecord
 
@@ -185,6 +187,7 @@ def record_detail_html(record: CallRecord) -> str:
         _detail_header(record),
         heading("Arguments") + json_tree(record.arguments),
         _result_or_progress(record),
+        _sent_preview(record),
         _traceback(record),
         _output(record),
         _logs(record),
@@ -216,6 +219,19 @@ def _result_or_progress(record: CallRecord) -> str:
         bar = progress_bar(latest.progress / latest.total) if latest.total else ""
         return heading("Progress") + f"<div>{latest.progress:g}{total} {esc(latest.message or '')}</div>{bar}"
     return outcome_html(record.structured, record.content, is_error=record.is_error, error=record.error)
+
+
+def _sent_preview(record: CallRecord) -> str:
+    """Over the result budget: the client got a preview and a link, shown beside the full value above."""
+    preview = record.preview
+    if preview is None:
+        return ""
+    note = (
+        f"The result is {format_size(preview.size)} as JSON, over the result budget of {format_size(preview.budget)}: "
+        f"the client got a preview and a link to the full value, {preview.uri}."
+    )
+    shown = f"<details><summary>What the client got</summary>{content_html(preview.content)}</details>"
+    return heading("Sent as a preview") + f"<div class='jmcp-preview-note'>{esc(note)}</div>" + shown
 
 
 def _traceback(record: CallRecord) -> str:

@@ -153,3 +153,28 @@ def test_static_rows_carry_no_script() -> None:
     assert "onclick" not in markup
     assert 'role="button"' not in markup  # only the front-end list (CallList) is clickable
     assert 'data-call="c1"' in markup
+
+
+async def test_detail_of_a_call_sent_as_a_preview_shows_the_full_value_and_what_the_client_got() -> None:
+    from jupyter_mcp.tools import ToolServer
+    from tests.conftest import connected
+
+    server = ToolServer(result_budget="8kB")
+    history = CallHistory()
+    server.add_call_observer(history)
+
+    @server.tool
+    def rows(n: int) -> list[int]:
+        return list(range(n))
+
+    async with connected(server, "legacy") as client:
+        await client.call_tool("rows", {"n": 3000})
+    record = history[-1]
+    assert record.preview is not None and record.structured == {"result": list(range(3000))}
+    text = visible_text(record_detail_html(record))
+    assert (
+        f"Sent as a preview The result is {record.preview.size // 1000} kB as JSON, over the result budget of 8,000 bytes: the client got a "
+        f"preview and a link to the full value, {record.preview.uri}. What the client got"
+    ) in text
+    assert "result: first 50 of 3,000 items" in text
+    assert f"🔗 result-{record.id} {record.preview.uri}" in text
