@@ -157,6 +157,7 @@ def test_static_rows_carry_no_script() -> None:
 
 async def test_detail_of_a_call_sent_as_a_preview_shows_the_full_value_and_what_the_client_got() -> None:
     from jupyter_mcp.tools import ToolServer
+    from jupyter_mcp.tools.preview import format_size
     from tests.conftest import connected
 
     server = ToolServer(result_budget="8kB")
@@ -173,7 +174,7 @@ async def test_detail_of_a_call_sent_as_a_preview_shows_the_full_value_and_what_
     assert record.preview is not None and record.structured == {"result": list(range(3000))}
     text = visible_text(record_detail_html(record))
     assert (
-        f"Sent as a preview The result is {record.preview.size // 1000} kB as JSON, over the result budget of 8,000 bytes: the client got a "
+        f"Sent as a preview The result is {format_size(record.preview.size)} as JSON, over the result budget of 8,000 bytes: the client got a "
         f"preview and a link to the full value, {record.preview.uri}. What the client got"
     ) in text
     assert "result: first 50 of 3,000 items" in text
