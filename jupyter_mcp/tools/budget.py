@@ -16,10 +16,11 @@ import jsonschema
 import mcp_types as mt
 
 from jupyter_mcp.tools.keptresults import RESULT_TEMPLATE, KeptResults, full_contents
+from jupyter_mcp.tools.preview import build_preview, format_size, result_size
 from jupyter_mcp.tools.resourcedata import ResourceContents
 from jupyter_mcp.tools.resources import Found, ResourceTemplate, resource_from_function
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption, parse_budget
-from jupyter_mcp.tools.preview import build_preview, format_size, result_size
+
 
 @dataclass
 class Sent:
@@ -88,7 +89,15 @@ class ResultBudget:
         return Sent(preview, result, uri, size, budget)
 
 
-__all__ = ["DEFAULT_RESULT_BUDGET", "BudgetOption", "ResultBudget", "Sent", "format_size", "parse_budget", "result_size"]
+__all__ = [
+    "DEFAULT_RESULT_BUDGET",
+    "BudgetOption",
+    "ResultBudget",
+    "Sent",
+    "format_size",
+    "parse_budget",
+    "result_size",
+]
 
 
 def _tool_name(tool: Any) -> str:
@@ -99,4 +108,4 @@ def _validator(schema: dict[str, Any] | None) -> Any:
     if schema is None:
         return None
     validator = jsonschema.validators.validator_for(schema)(schema)
-    return lambda value: validator.is_valid(value)
+    return validator.is_valid

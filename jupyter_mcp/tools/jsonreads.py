@@ -106,6 +106,10 @@ def _response_in(stream: bytes, request_id: Any) -> bytes | None:
             message = json.loads(data)
         except ValueError:
             continue
-        if isinstance(message, dict) and message.get("id") == request_id and ("result" in message or "error" in message):
+        if (
+            isinstance(message, dict)
+            and message.get("id") == request_id
+            and ("result" in message or "error" in message)
+        ):
             return data
     return None

@@ -91,7 +91,8 @@ OPTION_HELP: dict[str, str] = {
     "strict": "Reject argument type mismatches instead of coercing ('10' -> 10).",
     "run_on": "'worker' (a thread; the default) or 'main' (the kernel's main thread, between cells).",
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
-    "result_budget": "Bytes a result may take as sent (like 500000, '500kB', '2MB'); above it clients get a preview and a result:// link to the full value (default: the server's budget).",
+    "result_budget": "Bytes a result may take as sent (500000, '500kB', '2MB'); above it clients get a preview "
+    "and a result:// link to the full value (default: the server's budget).",
 }
 """One sentence per tool option key: the API docs and the magic's ``--help`` both say this."""
 

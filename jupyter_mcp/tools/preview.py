@@ -188,7 +188,7 @@ def replace_text(block: mt.TextContent, limits: Limits, cut: _Cut) -> mt.TextCon
 
 
 def _json(text: str) -> Any:
-    if not text.lstrip()[:1] in ("{", "["):
+    if text.lstrip()[:1] not in ("{", "["):
         return None
     try:
         return json.loads(text)
@@ -228,4 +228,3 @@ def downscale(raw: bytes, max_bytes: int) -> tuple[bytes, tuple[int, int], tuple
             return buffer.getvalue(), original, size
         scale *= 0.7
     return None
-

@@ -17,11 +17,10 @@ from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools.calls import CallPath, CallSettings
-from jupyter_mcp.tools.keptresults import KeptResults
-from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption
 from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
 from jupyter_mcp.tools.handlers import build_lowlevel
+from jupyter_mcp.tools.keptresults import KeptResults
 from jupyter_mcp.tools.listcache import ListCache
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.options import PromptOptions, ResourceOptions, ToolOptions
@@ -35,6 +34,7 @@ from jupyter_mcp.tools.resources import (
     resource_from_function,
 )
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption
 from jupyter_mcp.tools.stats import ToolStats
 from jupyter_mcp.tools.status import status as server_status
 from jupyter_mcp.tools.tool import Tool
@@ -296,7 +296,7 @@ class ToolServer:
 
     @property
     def kept_results(self) -> KeptResults:
-        """The full values behind the ``result://`` links of previews (bounded: ``max_bytes``, ``max_count``, ``ttl``)."""
+        """The full values behind the links of previews (bounded by ``max_bytes``, ``max_count`` and ``ttl``)."""
         return self.calls.budget.kept
 
     @property

@@ -10,12 +10,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from jupyter_mcp.tools.preview import format_size
 from jupyter_mcp.widgets._html import esc, heading, pre, progress_bar, span, status_html, table
 from jupyter_mcp.widgets.format import format_clock, format_duration
 from jupyter_mcp.widgets.model import CallRow, client_label
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
-
-from jupyter_mcp.tools.preview import format_size
 
 if TYPE_CHECKING:
     from jupyter_mcp.tools.history import CallRecord

@@ -64,13 +64,15 @@ async def _check_big_results(client: Client) -> None:
     table = await client.call_tool("table", {"rows": 6000})
     _check_table(table)
     rows = json.loads(await _read_text(client, table, "application/json"))
-    assert len(rows["records"]) == 6000 and rows["records"][-1]["name"] == "item number 5999"
+    assert len(rows["records"]) == 6000
+    assert rows["records"][-1]["name"] == "item number 5999"
 
     text = await client.call_tool("text", {"megabytes": 5})
     head = _summary(text)
     assert "5,000,000 characters" in head
     full = await _read_text(client, text, "text/plain")
-    assert len(full) == 5_000_000 and full.startswith("0123456789")
+    assert len(full) == 5_000_000
+    assert full.startswith("0123456789")
 
     picture = await client.call_tool("picture", {"side": 900})
     assert "image scaled to" in _summary(picture)
@@ -92,17 +94,21 @@ def _check_table(result: mt.CallToolResult) -> None:
 def _summary(result: mt.CallToolResult) -> str:
     assert result.is_error is False
     first, last = result.content[0], result.content[-1]
-    assert isinstance(first, mt.TextContent) and isinstance(last, mt.ResourceLink)
-    assert last.uri in first.text and "over this server's result budget of 500 kB" in first.text
+    assert isinstance(first, mt.TextContent)
+    assert isinstance(last, mt.ResourceLink)
+    assert last.uri in first.text
+    assert "over this server's result budget of 500 kB" in first.text
     assert "kept until" in (last.description or "")
     return first.text
 
 
 async def _read_text(client: Client, result: mt.CallToolResult, mime_type: str) -> str:
     link = result.content[-1]
-    assert isinstance(link, mt.ResourceLink) and link.mime_type == mime_type
+    assert isinstance(link, mt.ResourceLink)
+    assert link.mime_type == mime_type
     (contents,) = (await client.read_resource(link.uri)).contents
-    assert isinstance(contents, mt.TextResourceContents) and contents.mime_type == mime_type
+    assert isinstance(contents, mt.TextResourceContents)
+    assert contents.mime_type == mime_type
     return contents.text
 
 
@@ -110,7 +116,8 @@ async def _read_blob(client: Client, result: mt.CallToolResult, mime_type: str) 
     link = result.content[-1]
     assert isinstance(link, mt.ResourceLink)
     (contents,) = (await client.read_resource(link.uri)).contents
-    assert isinstance(contents, mt.BlobResourceContents) and contents.mime_type == mime_type
+    assert isinstance(contents, mt.BlobResourceContents)
+    assert contents.mime_type == mime_type
     return base64.b64decode(contents.blob)
 
 

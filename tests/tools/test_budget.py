@@ -44,7 +44,8 @@ def test_kept_results_are_bounded_by_bytes_and_count_oldest_first() -> None:
     assert [kept.get(f"c{i}") is not None for i in range(4)] == [False, False, True, True]
     assert kept.size == 200
     too_big = kept.put("huge", _contents("x"), 1000, "t")
-    assert kept.get("huge") is None and "not kept: larger than the 250 bytes" in (too_big.description or "")
+    assert kept.get("huge") is None
+    assert "not kept: larger than the 250 bytes" in (too_big.description or "")
 
 
 def test_kept_results_expire_and_the_link_says_when() -> None:
@@ -52,7 +53,9 @@ def test_kept_results_expire_and_the_link_says_when() -> None:
     link = kept.put("c1", _contents("x"), 10, "table")
     until = time.strftime("%H:%M", time.gmtime(time.time() + 0.2))
     assert f"kept until {until}" in (link.description or "")
-    assert link.uri == "result://c1" and link.mime_type == "text/plain" and link.size == 10
+    assert link.uri == "result://c1"
+    assert link.mime_type == "text/plain"
+    assert link.size == 10
     time.sleep(0.3)
     with pytest.raises(ResourceNotFoundError, match=r"^result://c1 is not kept \(any more\)"):
         kept.read("c1")
@@ -74,7 +77,8 @@ async def test_a_preview_keeps_to_the_output_schema_or_says_why_not(mode: str) -
         listed = await client.call_tool("rows", {"n": 2000})
         refused = await client.call_tool("exact", {"n": 5000})
         whole = await client.read_resource(refused.content[-1].uri)  # type: ignore[union-attr]
-    assert listed.is_error is False and listed.structured_content == {"result": [{"i": i} for i in range(50)]}
+    assert listed.is_error is False
+    assert listed.structured_content == {"result": [{"i": i} for i in range(50)]}
     assert "result: first 50 of 2,000 items" in listed.content[0].text  # type: ignore[union-attr]
     assert refused.is_error is True
     assert "no preview of it fits its output schema and the budget" in refused.content[0].text  # type: ignore[union-attr]
@@ -96,5 +100,6 @@ async def test_results_within_budget_and_errors_go_out_untouched(mode: str) -> N
         ok = await client.call_tool("small", {})
         error = await client.call_tool("fails", {})
     assert ok.content == [mt.TextContent(type="text", text="fine")]
-    assert error.is_error is True and len(error.content) == 1
+    assert error.is_error is True
+    assert len(error.content) == 1
     assert len(server.kept_results) == 0

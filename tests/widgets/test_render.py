@@ -171,7 +171,8 @@ async def test_detail_of_a_call_sent_as_a_preview_shows_the_full_value_and_what_
     async with connected(server, "legacy") as client:
         await client.call_tool("rows", {"n": 3000})
     record = history[-1]
-    assert record.preview is not None and record.structured == {"result": list(range(3000))}
+    assert record.preview is not None
+    assert record.structured == {"result": list(range(3000))}
     text = visible_text(record_detail_html(record))
     assert (
         f"Sent as a preview The result is {format_size(record.preview.size)} as JSON, over the result budget of 8,000 bytes: the client got a "
