@@ -4,8 +4,10 @@ A real kernel serves ``add`` and ``blob(mb)``. Phase 1 floods ``add`` through th
 path (``server.call_in_background``, 250 in flight) and prints the kernel's RSS every 10,000 calls:
 after warm-up it should stay flat (the history is bounded by ``history_size`` and ``max_payload``).
 Phase 2 calls ``blob`` from a real 2025-era HTTP session (the era with a resumption event store)
-and prints RSS as results pile up and after the store's grace period: it should stay bounded by
-the event store's byte budget, not grow by 20 MB a call. Figures, not pass/fail.
+and prints RSS as results pile up and after the store's grace period. Each 20 MB result is over the
+result budget, so the client gets a preview plus a ``result://`` link (under 1 MiB, as every SDK
+client can receive), the last link is read in full, and the kernel keeps full values only within
+``kept_results_bytes``: RSS should stay bounded, not grow by 20 MB a call. Figures, not pass/fail.
 
     .venv/bin/python bench/bench_memory.py [--calls 100000] [--blobs 100] [--mb 20]
 """
@@ -60,7 +62,7 @@ def rss_mb(pid: int) -> float:
 
 
 async def blobs(url: str, token: str, count: int, mb: int, pid: int) -> None:
-    """Raw POSTs in one 2025 session: the mcp client itself refuses SSE events over 1 MB."""
+    """Raw POSTs in one 2025 session, so a reply's size is seen as sent (the mcp client refuses SSE events over 1 MiB)."""
     async with httpx.AsyncClient(timeout=120) as http:
         session = await raw_session(http, url, {"Authorization": f"Bearer {token}"}, "2025", "tools/call", "blob")
         for index in range(1, count + 1):
@@ -71,10 +73,19 @@ async def blobs(url: str, token: str, count: int, mb: int, pid: int) -> None:
                 "params": {"name": "blob", "arguments": {"mb": mb}},
             }
             reply = await http.post(url, json=call, headers=session)
-            if reply.status_code != 200 or len(reply.content) < mb * 1_000_000:
+            if reply.status_code != 200 or b"result://" not in reply.content or len(reply.content) > 1_048_576:
                 raise RuntimeError(f"blob call {index}: {reply.status_code}, {len(reply.content)} bytes")
             if index % 10 == 0:
-                print(f"  after {index:4} results of {mb} MB: RSS {rss_mb(pid):7.0f} MB", flush=True)
+                print(
+                    f"  after {index:4} results of {mb} MB (each sent as {len(reply.content):,} bytes): "
+                    f"RSS {rss_mb(pid):7.0f} MB",
+                    flush=True,
+                )
+        uri = reply.text[reply.text.index("result://") :].split('"')[0]
+        read = {"jsonrpc": "2.0", "id": count + 1, "method": "resources/read", "params": {"uri": uri}}
+        full = await http.post(url, json=read, headers=session)
+        kind = full.headers.get("content-type")
+        print(f"  read {uri}: {len(full.content):,} bytes as {kind}; RSS {rss_mb(pid):.0f} MB", flush=True)
 
 
 def main() -> None:
