@@ -15,6 +15,7 @@ client can receive), the last link is read in full, and the kernel keeps full va
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -81,7 +82,7 @@ async def blobs(url: str, token: str, count: int, mb: int, pid: int) -> None:
                     f"RSS {rss_mb(pid):7.0f} MB",
                     flush=True,
                 )
-        uri = reply.text[reply.text.index("result://") :].split('"')[0]
+        uri = re.findall(r"result://[0-9a-f]+-[0-9]+", reply.text)[-1]
         read = {"jsonrpc": "2.0", "id": count + 1, "method": "resources/read", "params": {"uri": uri}}
         full = await http.post(url, json=read, headers=session)
         kind = full.headers.get("content-type")
@@ -111,6 +112,11 @@ def main() -> None:
         anyio.run(blobs, url, token, args.blobs, args.mb, kernel.pid)
         time.sleep(GRACE + 5)
         print(f"  {GRACE + 5:.0f} s later (delivered results are kept {GRACE:.0f} s): RSS {rss_mb(kernel.pid):.0f} MB")
+        kept = kernel.value("(len(server.kept_results), server.kept_results.size, server.kept_results.max_bytes)")
+        print(f"  full values kept for links: {kept[0]} ({kept[1]:,} bytes as JSON; at most {kept[2]:,})")
+        # What the process still holds, against what glibc keeps in its arenas after the transients.
+        kernel.run("import ctypes; ctypes.CDLL('libc.so.6').malloc_trim(0)")
+        print(f"  after malloc_trim(0): RSS {rss_mb(kernel.pid):.0f} MB")
     finally:
         kernel.manager.shutdown_kernel(now=True)
 

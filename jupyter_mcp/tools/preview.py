@@ -26,8 +26,17 @@ _MIN_CHARS = 64
 
 
 def result_size(result: mt.CallToolResult) -> int:
-    """Bytes of ``result`` as JSON, escaped as it goes on the wire (both the text and the structured value)."""
-    return len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+    """Bytes of ``result`` as JSON on the wire (the text and the structured value), in the larger encoding.
+
+    The 2025 era sends UTF-8; the 2026 era's ``json.dumps`` escapes every non-ASCII character as
+    ``\\uXXXX`` (6 bytes, a surrogate pair 12), so that is what is counted.
+    """
+    data = result.model_dump_json(by_alias=True, exclude_none=True)
+    if data.isascii():
+        return len(data)
+    ascii_chars = len(data.encode("ascii", "ignore"))
+    utf16_units = len(data.encode("utf-16-le")) // 2
+    return ascii_chars + 6 * (utf16_units - ascii_chars)
 
 
 def format_size(size: int) -> str:

@@ -103,3 +103,14 @@ async def test_results_within_budget_and_errors_go_out_untouched(mode: str) -> N
     assert error.is_error is True
     assert len(error.content) == 1
     assert len(server.kept_results) == 0
+
+
+def test_a_result_is_measured_as_the_2026_era_escapes_it() -> None:
+    import json
+
+    from jupyter_mcp.tools.preview import result_size
+
+    for text in ("plain", "café", "数据表", "📈 up", 'quote " and \\ and \n'):
+        result = mt.CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content={"r": text})
+        wire = json.dumps(result.model_dump(mode="json", by_alias=True, exclude_none=True), separators=(",", ":"))
+        assert result_size(result) == len(wire.encode())
