@@ -168,3 +168,27 @@ def test_the_magic_takes_a_result_budget(kernel: Kernel) -> None:
     shown = failed.stdout + failed.stderr + failed.text
     assert "result_budget must be a size of at least 4,096 bytes (like 500000, '500kB' or '2MB'), got 'lots'" in shown
     assert failed.error is None
+
+
+async def test_the_finding_a_600_kb_list_of_records_is_1_2_mb_on_the_wire_and_now_a_preview() -> None:
+    def records(rows: int) -> list[dict[str, Any]]:
+        """Rows as records: the JSON goes out twice (text block and structuredContent)."""
+        return [
+            {"id": i, "name": f"item number {i}", "price": i * 0.25, "category": f"category {i % 7}"}
+            for i in range(rows)
+        ]
+
+    unbudgeted, budgeted = ToolServer(result_budget=None), ToolServer()
+    for server in (unbudgeted, budgeted):
+        server.add_tool(records)
+    assert len(json.dumps(records(7200))) > 600_000
+    with served(unbudgeted) as url:
+        async with http_client(url, "test-token", mode="legacy") as client:
+            with pytest.raises(Exception, match="exceeded the 1048576 byte limit"):
+                await client.call_tool("records", {"rows": 7200})
+    with served(budgeted) as url:
+        async with http_client(url, "test-token", mode="legacy") as client:
+            result = await client.call_tool("records", {"rows": 7200})
+            full = json.loads(await _read_text(client, result, "application/json"))
+    assert "result: first 50 of 7,200 items" in _summary(result)
+    assert full == records(7200)
