@@ -20,6 +20,7 @@ from typing import Any, Literal
 import anyio
 import mcp_types as mt
 from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
 
 from jupyter_mcp.tools.context import CallScope, Context
 from jupyter_mcp.tools.errors import ToolError, ToolTimeoutError, UnknownToolError
@@ -29,12 +30,17 @@ from jupyter_mcp.tools.events import (
     CallStarted,
     CallStatus,
     ClientInfo,
+    InputWait,
     LateResult,
+    TaskCreated,
 )
 from jupyter_mcp.tools.executors import Executor, UnavailableExecutor, WorkerExecutor
+from jupyter_mcp.tools.gate import InputGate
+from jupyter_mcp.tools.inputs import InputRequest
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.registry import ToolRegistry
 from jupyter_mcp.tools.results import text
+from jupyter_mcp.tools.runs import CallRun
 from jupyter_mcp.tools.tool import BoundCall, Tool
 
 ExecutionHook = Callable[[CallScope], AbstractContextManager[None]]
@@ -109,6 +115,10 @@ class CallPath:
     def add_observer(self, observer: CallObserver) -> Callable[[], None]:
         return self._observers.add(observer)
 
+    def task_created(self, call_id: str, event: TaskCreated) -> None:
+        """Tell observers that call ``call_id`` became a task."""
+        self._notify("call_task", call_id, event)
+
     def _notify(self, method: str, *args: Any) -> None:
         self._observers.each(lambda observer: getattr(observer, method)(*args))
 
@@ -123,11 +133,38 @@ class CallPath:
         client: ClientInfo | None = None,
         source: Literal["client", "notebook"] = "client",
     ) -> mt.CallToolResult:
-        """Run one call end to end; always returns a result (errors as ``isError``)."""
+        """Run one call end to end; errors come back as ``isError`` results.
+
+        A tool that raises ``MCPError`` for a client call fails that call with the protocol error
+        (a JSON-RPC error); cancelling the awaiting task cancels the call.
+        """
+        return await self.start(name, arguments, request=request, client=client, source=source).task
+
+    def start(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        request: ServerRequestContext[Any, Any] | None = None,
+        client: ClientInfo | None = None,
+        source: Literal["client", "notebook"] = "client",
+        gate: InputGate | None = None,
+    ) -> CallRun:
+        """Start a call as its own task on the running loop; the ``CallRun`` says how it goes.
+
+        With a ``gate`` the tool's questions wait there for answers (2026 era, tasks) instead of
+        going to the client as requests.
+        """
         call_id = new_call_id()
         scope = self._scope(call_id, name, client, request)
+        scope.gate = gate
+        if gate is not None:
+            gate.listen(lambda pending: self._notify("call_input", call_id, _wait_event(pending)))
         args = dict(arguments or {})
         self._notify("call_started", CallStarted(call_id, name, args, client, time.time(), source))
+        return CallRun(scope, scope.loop.create_task(self._run(name, args, scope)))
+
+    async def _run(self, name: str, args: dict[str, Any], scope: CallScope) -> mt.CallToolResult:
         started = time.perf_counter()
         try:
             result, failure = await self._attempt(name, args, scope), None
@@ -137,13 +174,19 @@ class CallPath:
             failure = _Failure("error", str(exc), str(exc), _traceback_of(exc))
         except anyio.get_cancelled_exc_class():
             scope.cancel_event.set()
-            self._finish(call_id, started, _error_result("Call cancelled"), _Failure("cancelled", "", "cancelled"))
+            status = scope.stop_status
+            self._finish(scope.call_id, started, _error_result(f"Call {status}"), _Failure(status, "", status))
             raise
+        except MCPError as exc:
+            failure = _protocol_failure(exc)
+            if scope.request is not None:
+                self._finish(scope.call_id, started, _error_result(failure.message), failure)
+                raise  # the client gets the protocol error itself
         except Exception as exc:
             failure = self._unexpected(name, exc)
         if failure is not None:
             result = _error_result(failure.message)
-        self._finish(call_id, started, result, failure)
+        self._finish(scope.call_id, started, result, failure)
         return result
 
     def _scope(
@@ -181,6 +224,7 @@ class CallPath:
         if tool is None:
             raise UnknownToolError(_unknown_message(name, self.registry))
         strict = tool.strict if tool.strict is not None else self.settings.strict
+        scope.is_async = tool.is_async
         context = Context(scope)
         bound = tool.bind(arguments, strict=strict, injected=dict.fromkeys(tool.parsed.injected, context))
         value = await self._execute(tool, bound, scope)
@@ -232,6 +276,15 @@ class CallPath:
             for hook in self.hooks:
                 stack.enter_context(hook(scope))
             yield
+
+
+def _protocol_failure(exc: MCPError) -> _Failure:
+    message = f"protocol error {exc.error.code}: {exc.error.message}"
+    return _Failure("error", message, message, _traceback_of(exc))
+
+
+def _wait_event(pending: Mapping[str, InputRequest]) -> InputWait:
+    return InputWait({key: request.method for key, request in pending.items()}, time.time())
 
 
 def _error_result(message: str) -> mt.CallToolResult:

@@ -14,15 +14,18 @@ from jupyter_mcp.tools.events import (
     BaseCallObserver,
     CallFinished,
     CallStarted,
+    InputWait,
     LateResult,
     LogEvent,
     ProgressEvent,
+    TaskCreated,
     era_of,
 )
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.results import jsonable
 
-RecordStatus = Literal["running", "ok", "error", "timeout", "cancelled"]
+RecordStatus = Literal["running", "waiting", "ok", "error", "timeout", "cancelled", "expired"]
+"""``waiting``: the call waits for the client's answers to its input requests (``CallRecord.waiting``)."""
 HistoryEvent = Literal["started", "updated", "finished", "cleared"]
 HistoryObserver = Callable[[HistoryEvent, "CallRecord | None"], None]
 TRUNCATED = "…[truncated {} more characters]"
@@ -53,6 +56,10 @@ class CallRecord:
     logs: list[LogEvent] = field(default_factory=list)
     late: str | None = None
     """Set when a timed-out sync tool finally returned: its result was discarded."""
+    waiting: dict[str, str] = field(default_factory=dict)
+    """Input requests the call waits on, key -> method (``elicitation/create``, ...)."""
+    task_id: str | None = None
+    """Set when the call became a task (the tasks extension): clients poll it by this id."""
 
     @property
     def era(self) -> str | None:
@@ -113,7 +120,7 @@ class CallHistory(BaseCallObserver):
 
     def clear(self) -> None:
         with self._lock:
-            self._records = OrderedDict((k, r) for k, r in self._records.items() if r.status == "running")
+            self._records = OrderedDict((k, r) for k, r in self._records.items() if r.status in ("running", "waiting"))
         self._emit("cleared", None)
 
     # ---- observing -------------------------------------------------------------------------------
@@ -152,6 +159,17 @@ class CallHistory(BaseCallObserver):
     def call_log(self, call_id: str, event: LogEvent) -> None:
         self._update(call_id, lambda r: r.logs.append(event))
 
+    def call_input(self, call_id: str, event: InputWait) -> None:
+        def wait(record: CallRecord) -> None:
+            if record.status in ("running", "waiting"):
+                record.waiting = dict(event.requests)
+                record.status = "waiting" if event.requests else "running"
+
+        self._update(call_id, wait)
+
+    def call_task(self, call_id: str, event: TaskCreated) -> None:
+        self._update(call_id, lambda r: setattr(r, "task_id", event.task_id))
+
     def call_finished(self, call_id: str, event: CallFinished) -> None:
         def finish(record: CallRecord) -> None:
             result = event.result
@@ -164,6 +182,7 @@ class CallHistory(BaseCallObserver):
             ]
             record.error = event.error
             record.traceback = event.traceback
+            record.waiting = {}
 
         self._update(call_id, finish, "finished")
 

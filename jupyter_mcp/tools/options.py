@@ -13,6 +13,7 @@ from typing import Any, Literal, TypedDict
 import mcp_types as mt
 
 RunOn = Literal["worker", "main"]
+TaskSupport = Literal["optional", "required"]
 
 
 class _Infer:
@@ -44,6 +45,8 @@ class ToolOptions(CommonOptions, total=False):
     output_schema: Mapping[str, Any] | Literal[False] | None
     strict: bool | None
     run_on: RunOn
+    task: bool | TaskSupport
+    headers: Mapping[str, str] | None
 
 
 OPTION_HELP: dict[str, str] = {
@@ -59,5 +62,7 @@ OPTION_HELP: dict[str, str] = {
     "output_schema": "JSON schema of structured results; None infers it from the return annotation, False omits it.",
     "strict": "Reject argument type mismatches instead of coercing ('10' -> 10).",
     "run_on": "'worker' (a thread; the default) or 'main' (the kernel's main thread, between cells).",
+    "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
+    "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",
 }
 """One sentence per option key: the API docs and the magic's ``--help`` both say this."""

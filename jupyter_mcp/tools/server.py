@@ -21,6 +21,7 @@ from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -28,14 +29,17 @@ from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
+from jupyter_mcp.tools.callflow import CallFlow
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver
 from jupyter_mcp.tools.eventstore import EventStores
 from jupyter_mcp.tools.listcache import ListCache
+from jupyter_mcp.tools.mrtr import SuspendedCalls, state_boundary
 from jupyter_mcp.tools.options import ToolOptions
 from jupyter_mcp.tools.registry import OnDuplicate, RegistryChange, ToolRegistry
-from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus, client_info_of
+from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
 from jupyter_mcp.tools.stats import ToolCounts, ToolStats
+from jupyter_mcp.tools.tasks import TASKS_EXTENSION, TaskParams, TaskStore, TaskUpdateParams
 from jupyter_mcp.tools.tool import Tool
 from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
@@ -43,11 +47,26 @@ AnyFunction = Callable[..., Any]
 
 
 class _LowLevelServer(Server[Any]):
-    """Advertises ``tools.listChanged: true`` in the 2025-era handshake.
+    """Advertises ``tools.listChanged: true`` in the 2025-era handshake, and tasks in the 2026 era.
 
     Without this the SDK's session manager builds its init options from a default
-    ``NotificationOptions()`` and advertises ``false``.
+    ``NotificationOptions()`` and advertises ``false``. The tasks extension is served to 2026-era
+    clients only (``server/discover``); 2025-era sessions call task tools like any other.
     """
+
+    def get_capabilities(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+        *,
+        protocol_version: str | None = None,
+    ) -> mt.ServerCapabilities:
+        if protocol_version in MODERN_PROTOCOL_VERSIONS:
+            extensions = {**(extensions or self.extensions), TASKS_EXTENSION: {}}
+        return super().get_capabilities(
+            notification_options, experimental_capabilities, extensions, protocol_version=protocol_version
+        )
 
     def create_initialization_options(
         self,
@@ -87,10 +106,18 @@ class ToolServer:
         dereference_schemas: bool = True,
         page_size: int | None = None,
         max_workers: int = 16,
+        input_timeout: float = 600.0,
+        task_after: float = 0.5,
+        task_retention: float = 3600.0,
     ) -> None:
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
         self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
+        self.suspended = SuspendedCalls(input_timeout)
+        """2026-era calls waiting for their client's answers (see mrtr.py)."""
+        self.tasks = TaskStore(self.calls.task_created, retention=task_retention)
+        """Calls running as tasks (see tasks.py)."""
+        self.flow = CallFlow(self.calls, self.suspended, self.tasks, task_after)
         self.list_cache = ListCache()
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
@@ -241,7 +268,6 @@ class ToolServer:
             version=version,
             instructions=instructions,
             on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
             on_list_resources=_empty_resources,
             on_list_resource_templates=_empty_templates,
             on_list_prompts=_empty_prompts,
@@ -250,8 +276,14 @@ class ToolServer:
             get_tool_input_schema=self._input_schema,
         )
         server.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, self._set_level)
+        # Registered here rather than as on_call_tool=: a call may also answer with a CreateTaskResult.
+        server.add_request_handler("tools/call", mt.CallToolRequestParams, self.flow)
+        server.add_request_handler("tasks/get", TaskParams, self.tasks.get)
+        server.add_request_handler("tasks/update", TaskUpdateParams, self.tasks.update)
+        server.add_request_handler("tasks/cancel", TaskParams, self.tasks.cancel)
         # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-        server.middleware = [self.clients_tracker, explain_invalid_params, self.list_cache]
+        boundary = state_boundary(name, self.suspended.timeout)
+        server.middleware = [self.clients_tracker, explain_invalid_params, self.list_cache, boundary]
         return server
 
     async def _list_tools(
@@ -263,11 +295,6 @@ class ToolServer:
         page = [t.to_mcp(dereference_schemas=self.dereference_schemas) for t in tools[start:end]]
         next_cursor = _encode_cursor(end) if end < len(tools) else None
         return mt.ListToolsResult(tools=page, next_cursor=next_cursor)
-
-    async def _call_tool(
-        self, ctx: ServerRequestContext[Any, Any], params: mt.CallToolRequestParams
-    ) -> mt.CallToolResult:
-        return await self.calls.call(params.name, params.arguments, request=ctx, client=client_info_of(ctx))
 
     async def _set_level(self, ctx: ServerRequestContext[Any, Any], params: mt.SetLevelRequestParams) -> mt.EmptyResult:
         connection = connection_of(ctx)

@@ -16,7 +16,8 @@ from pydantic import BaseModel, ValidationError
 from jupyter_mcp.tools.content import ToolResult
 from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError, ToolOutputError
 from jupyter_mcp.tools.function import WRAP_RESULT_KEY, ParsedFunction, parse_function
-from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, ToolOptions
+from jupyter_mcp.tools.headers import with_param_headers
+from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, TaskSupport, ToolOptions
 from jupyter_mcp.tools.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.schema import dereference
 
@@ -61,6 +62,10 @@ class Tool:
     strict: bool | None = None
     """``None`` follows the server's ``strict`` setting."""
     run_on: RunOn = "worker"
+    task: TaskSupport | None = None
+    """Whether a call may become a task (the tasks extension): ``"optional"``, ``"required"`` or never."""
+    param_headers: dict[str, str] | None = None
+    """Parameter -> header name, mirrored by 2026-era clients as ``Mcp-Param-<name>``."""
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
@@ -86,6 +91,8 @@ class Tool:
             enabled=options.get("enabled", True),
             strict=options.get("strict"),
             run_on=run_on,
+            task=_task_support(parsed.name, options.get("task", False)),
+            param_headers=_param_headers(parsed, options.get("headers")),
         )
 
     @property
@@ -96,9 +103,11 @@ class Tool:
     def is_async(self) -> bool:
         return self.parsed.is_async
 
-    @property
+    @cached_property
     def input_schema(self) -> dict[str, Any]:
-        return self.parsed.input_schema
+        if not self.param_headers:
+            return self.parsed.input_schema
+        return with_param_headers(self.name, self.parsed.input_schema, self.param_headers)
 
     def to_mcp(self, *, dereference_schemas: bool = True) -> mt.Tool:
         """The ``tools/list`` entry for this tool."""
@@ -277,6 +286,23 @@ def _check_options(name: str, timeout: float | None, run_on: str) -> None:
         raise ToolDefinitionError(f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}")
     if run_on not in ("worker", "main"):
         raise ToolDefinitionError(f"tool {name!r}: run_on must be 'worker' or 'main', got {run_on!r}")
+
+
+def _task_support(name: str, value: bool | TaskSupport) -> TaskSupport | None:
+    if value is True or value == "optional":
+        return "optional"
+    if value is False or value is None:
+        return None
+    if value == "required":
+        return "required"
+    raise ToolDefinitionError(f"tool {name!r}: task must be True, False, 'optional' or 'required', got {value!r}")
+
+
+def _param_headers(parsed: ParsedFunction, headers: Mapping[str, str] | None) -> dict[str, str] | None:
+    if not headers:
+        return None
+    with_param_headers(parsed.name, parsed.input_schema, headers)  # refuses bad declarations now, not at listing
+    return dict(headers)
 
 
 def _annotations(value: mt.ToolAnnotations | Mapping[str, Any] | None) -> mt.ToolAnnotations | None:
