@@ -6,6 +6,7 @@ annotation switches merge into ``annotations``). Keys without a flag are listed 
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -22,15 +23,28 @@ def _comma_set(text: str) -> set[str]:
     return {part.strip() for part in text.split(",") if part.strip()}
 
 
+def _header_pairs(text: str) -> dict[str, str]:
+    """``region=Region,priority=Priority`` -> ``{"region": "Region", "priority": "Priority"}``."""
+    pairs = [part.strip() for part in text.split(",") if part.strip()]
+    parsed = dict(part.partition("=")[::2] for part in pairs)
+    if not pairs or any("=" not in part for part in pairs) or not all(k and v for k, v in parsed.items()):
+        raise argparse.ArgumentTypeError(f"expected PARAMETER=Header pairs separated by commas, got {text!r}")
+    return {key.strip(): value.strip() for key, value in parsed.items()}
+
+
 @dataclass(frozen=True)
 class Flag:
-    """``--flag`` sets ``key``: to the given text (parsed by ``parse``) or, for a switch, to ``value``."""
+    """``--flag`` sets ``key``: to the given text (parsed by ``parse``) or, for a switch, to ``value``.
+
+    A flag with a ``bare`` value takes its text optionally: ``--task`` means ``bare``.
+    """
 
     flag: str
     key: str
     value: Any = None
     parse: Callable[[str], Any] | None = None
     help: str | None = None
+    bare: Any = None
 
     @property
     def dest(self) -> str:
@@ -38,6 +52,8 @@ class Flag:
 
     def argument(self) -> Callable[[Any], Any]:
         text = self.help or OPTION_HELP[self.key]
+        if self.bare is not None:
+            return argument(self.flag, nargs="?", const=self.bare, type=self.parse or str, help=text)  # type: ignore[no-untyped-call]
         if self.value is None:
             return argument(self.flag, type=self.parse or str, help=text)  # type: ignore[no-untyped-call]
         return argument(self.flag, action="store_true", help=text)  # type: ignore[no-untyped-call]
@@ -69,6 +85,13 @@ FLAGS = (
     Flag("--strict", "strict", True),
     Flag("--main-thread", "run_on", "main", help="Run on the kernel's main thread, between cells."),
     Flag("--disabled", "enabled", False, help="Register the tool disabled."),
+    Flag(
+        "--task",
+        "task",
+        bare="optional",
+        help="Long calls may become tasks for clients that support them (--task=required: only as a task).",
+    ),
+    Flag("--headers", "headers", parse=_header_pairs, help="Parameters sent as HTTP headers too: region=Region,..."),
 )
 
 

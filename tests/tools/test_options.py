@@ -6,6 +6,7 @@ import argparse
 from typing import Any, get_type_hints
 
 import pytest
+from IPython.core.error import UsageError
 from IPython.core.magic_arguments import magic_arguments
 
 from jupyter_mcp.kernel.magicoptions import FLAGS, PYTHON_ONLY, tool_options, with_tool_flags
@@ -63,6 +64,25 @@ def test_magic_flags_become_the_same_keyword_arguments() -> None:
         "enabled": False,
     }
     assert tool_options(parse([])) == {}
+
+
+def test_task_and_header_flags() -> None:
+    assert tool_options(parse(["--task"])) == {"task": "optional"}
+    assert tool_options(parse(["--task=required"])) == {"task": "required"}
+    assert tool_options(parse(["--headers", "region=Region, priority=Priority"])) == {
+        "headers": {"region": "Region", "priority": "Priority"}
+    }
+    with pytest.raises(UsageError, match="expected PARAMETER=Header pairs separated by commas, got 'region'"):
+        parse(["--headers", "region"])
+
+
+def test_task_support_and_parameter_headers_reach_the_tool() -> None:
+    assert Tool.from_function(add, task=True).task == "optional"
+    assert Tool.from_function(add, task="required").task == "required"
+    assert Tool.from_function(add).task is None
+    tool = Tool.from_function(add, headers={"a": "First"})
+    assert tool.to_mcp().input_schema["properties"]["a"]["x-mcp-header"] == "First"
+    assert "x-mcp-header" not in tool.to_mcp().input_schema["properties"]["b"]
 
 
 def test_value_flags_say_the_option_help() -> None:
@@ -135,6 +155,10 @@ def test_options_override_everything() -> None:
         ({"output_schema": {"type": "array"}}, "output_schema must describe an object"),
         ({"output_schema": {"type": "object", "properties": 3}}, "not a valid JSON schema"),
         ({"annotations": {"readonly": True}}, "unknown tool annotation"),
+        ({"task": "sometimes"}, "task must be True, False, 'optional' or 'required'"),
+        ({"headers": {"c": "C"}}, r"headers names 'c', not a parameter \(it has 'a', 'b'\)"),
+        ({"headers": {"a": "Bad Header"}}, "is not an RFC 9110 token"),
+        ({"headers": {"a": "X", "b": "x"}}, "duplicates property"),
     ],
 )
 def test_bad_options_are_specific_errors(options: dict[str, Any], fragment: str) -> None:
