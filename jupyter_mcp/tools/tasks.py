@@ -192,8 +192,10 @@ class TaskStore:
 
 
 def _check_routing_header(ctx: ServerRequestContext[Any, Any], task_id: str) -> None:
-    """``Mcp-Name``, when sent, must name the task (SEP-2243 routing headers, tasks methods)."""
+    """Over HTTP, ``Mcp-Name`` must name the task (SEP-2243 routing headers, as the extension requires)."""
     headers: Mapping[str, str] | None = getattr(ctx.request, "headers", None)
-    sent = headers.get(MCP_NAME_HEADER) if headers is not None else None
-    if sent is not None and decode_header_value(sent) != task_id:
-        raise MCPError(code=mt.HEADER_MISMATCH, message=f"{MCP_NAME_HEADER} header does not match params.taskId")
+    if headers is None:
+        return  # stdio or in-process: no HTTP headers to route on
+    if decode_header_value(headers.get(MCP_NAME_HEADER)) != task_id:
+        message = f"{MCP_NAME_HEADER} header must carry params.taskId for {ctx.method}"
+        raise MCPError(code=mt.HEADER_MISMATCH, message=message)

@@ -181,6 +181,8 @@ async def test_tasks_methods_check_the_extension_the_id_and_the_routing_header(
         assert isinstance(created, CreatedTask)
         status, body = await raw_tasks_get(url, created.task_id, mcp_name="some-other-task")
         assert (status, body["error"]["code"]) == (400, mt.HEADER_MISMATCH)
+        status, body = await raw_tasks_get(url, created.task_id, mcp_name=None)
+        assert (status, body["error"]["code"]) == (400, mt.HEADER_MISMATCH)
         status, body = await raw_tasks_get(url, created.task_id, mcp_name=created.task_id)
         assert (status, body["result"]["status"]) == (200, "working")
         await cancel_task(client.session, created.task_id)
@@ -203,7 +205,7 @@ def assert_ack(reply: dict[str, Any]) -> None:
     assert set(reply) <= {"resultType", "_meta"}
 
 
-async def raw_tasks_get(url: str, task_id: str, *, mcp_name: str) -> tuple[int, dict[str, Any]]:
+async def raw_tasks_get(url: str, task_id: str, *, mcp_name: str | None) -> tuple[int, dict[str, Any]]:
     meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
@@ -214,7 +216,7 @@ async def raw_tasks_get(url: str, task_id: str, *, mcp_name: str) -> tuple[int, 
         "Accept": "application/json, text/event-stream",
         "MCP-Protocol-Version": "2026-07-28",
         "Mcp-Method": "tasks/get",
-        "Mcp-Name": mcp_name,
+        **({"Mcp-Name": mcp_name} if mcp_name is not None else {}),
     }
     async with httpx.AsyncClient() as http:
         reply = await http.post(url, json=body, headers=headers)
