@@ -49,11 +49,17 @@ function rowElement(row, selected, icons) {
   node.title = "Show details";
   const client = el("span", "", row.client);
   client.title = row.client;
+  const tool = el("span", "jmcp-mono", row.tool);
+  if (row.task) {
+    const task = el("span", "jmcp-badge jmcp-badge-task", "task");
+    task.title = `task ${row.task}`;
+    tool.append(" ", task);
+  }
   node.append(
     el("span", "jmcp-muted", row.time),
     statusCell(row.status, icons),
     client,
-    el("span", "jmcp-mono", row.tool),
+    tool,
     argumentsCell(row),
     el("span", "jmcp-num", row.duration),
   );
