@@ -236,6 +236,8 @@ def format_record(record: CallRecord) -> str:
     who = record.client_name or record.source
     args = _short(jsonable(record.arguments))
     line = f"{when}  {record.status:<9} {record.tool}({args})  {duration}  [{who}]"
+    if record.task_id:
+        line += f"  task {record.task_id}"
     if record.error:
         line += f"\n          {_short_error(record.error)}"
     return line
