@@ -36,7 +36,6 @@ from jupyter_mcp.tools.events import (
 )
 from jupyter_mcp.tools.executors import Executor, UnavailableExecutor, WorkerExecutor
 from jupyter_mcp.tools.gate import InputGate
-from jupyter_mcp.tools.inputs import InputRequest
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.registry import ToolRegistry
 from jupyter_mcp.tools.results import text
@@ -159,7 +158,7 @@ class CallPath:
         scope = self._scope(call_id, name, client, request)
         scope.gate = gate
         if gate is not None:
-            gate.listen(lambda pending: self._notify("call_input", call_id, _wait_event(pending)))
+            gate.listen(lambda pending: scope.on_input({key: request.method for key, request in pending.items()}))
         args = dict(arguments or {})
         self._notify("call_started", CallStarted(call_id, name, args, client, time.time(), source))
         return CallRun(scope, scope.loop.create_task(self._run(name, args, scope)))
@@ -204,6 +203,7 @@ class CallPath:
             loop=asyncio.get_running_loop(),
             on_progress=lambda e: self._notify("call_progress", call_id, e),
             on_log=lambda e: self._notify("call_log", call_id, e),
+            on_input=lambda asking: self._notify("call_input", call_id, InputWait(asking, time.time())),
         )
 
     def _finish(self, call_id: str, started: float, result: mt.CallToolResult, failure: _Failure | None) -> None:
@@ -281,10 +281,6 @@ class CallPath:
 def _protocol_failure(exc: MCPError) -> _Failure:
     message = f"protocol error {exc.error.code}: {exc.error.message}"
     return _Failure("error", message, message, _traceback_of(exc))
-
-
-def _wait_event(pending: Mapping[str, InputRequest]) -> InputWait:
-    return InputWait({key: request.method for key, request in pending.items()}, time.time())
 
 
 def _error_result(message: str) -> mt.CallToolResult:

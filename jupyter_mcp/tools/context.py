@@ -42,12 +42,16 @@ class CallScope:
     loop: asyncio.AbstractEventLoop
     on_progress: Callable[[ProgressEvent], None]
     on_log: Callable[[LogEvent], None]
+    on_input: Callable[[dict[str, str]], None]
+    """Told what the call waits for (key -> method) whenever that changes; ``{}`` once answered."""
     cancel_event: threading.Event = field(default_factory=threading.Event)
     is_async: bool = True
     """Whether the tool is a coroutine function (its Context calls are awaited)."""
     gate: InputGate | None = None
     """Where the tool's questions wait for answers (2026 era, tasks); ``None``: ask the session directly."""
     keys: KeyRing = field(default_factory=KeyRing)
+    asking: dict[str, str] = field(default_factory=dict)
+    """Requests sent straight to the client and not yet answered (2025 era), key -> method."""
     stop_status: Literal["cancelled", "expired"] = "cancelled"
     """How the call ends if its task is cancelled: by a client or the server, or for want of input."""
 
@@ -240,17 +244,27 @@ class Context:
         if gate is not None:
             answer: BaseModel = await gate.ask(request)
         else:
-            metadata = ServerMessageMetadata(related_request_id=scope_request.request_id)
-            try:
-                answer = await scope_request.session.send_request(
-                    request.request, request.answer_type, metadata=metadata
-                )
-            except NoBackChannelError:
-                raise ToolError(
-                    f"{request.capability} is not available: this client's protocol "
-                    f"({scope_request.protocol_version}) cannot take server requests on this transport"
-                ) from None
+            answer = await self._request_directly(scope_request, request)
         return answer_type.model_validate(answer.model_dump(by_alias=True, mode="json"), by_name=False)
+
+    async def _request_directly(
+        self, scope_request: ServerRequestContext[Any, Any], request: InputRequest
+    ) -> BaseModel:
+        """2025 era: a server-to-client request during the call (the history shows the call waiting)."""
+        asking = self._scope.asking
+        asking[request.key] = request.method
+        self._scope.on_input(dict(asking))
+        metadata = ServerMessageMetadata(related_request_id=scope_request.request_id)
+        try:
+            return await scope_request.session.send_request(request.request, request.answer_type, metadata=metadata)
+        except NoBackChannelError:
+            raise ToolError(
+                f"{request.capability} is not available: this client's protocol "
+                f"({scope_request.protocol_version}) cannot take server requests on this transport"
+            ) from None
+        finally:
+            del asking[request.key]
+            self._scope.on_input(dict(asking))
 
     def _send(self, coro: Coroutine[Any, Any, None]) -> Awaitable[None]:
         loop = self._scope.loop

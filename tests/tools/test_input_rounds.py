@@ -245,3 +245,19 @@ async def test_in_process_clients_ask_too(mode: str) -> None:
     async with Client(asking_server().lowlevel, mode=mode, **CALLBACKS) as client:
         result = await client.call_tool("greet_sync", {})
     assert result.content[0].text == "Hello, Ada! Paris work"  # type: ignore[union-attr]
+
+
+async def test_the_history_shows_the_call_waiting_in_both_eras(
+    server_history: tuple[ToolServer, CallHistory, str], mode: str
+) -> None:
+    _, history, url = server_history
+    seen: list[tuple[str, dict[str, str]]] = []
+
+    async def watching(context: ClientRequestContext, params: mt.ElicitRequestParams) -> mt.ElicitResult:
+        seen.append((history[-1].status, dict(history[-1].waiting)))
+        return await answer_name(context, params)
+
+    async with client_at(url, mode, elicitation_callback=watching) as client:
+        await client.call_tool("greet", {})
+    assert seen == [("waiting", {"user_name": "elicitation/create"})]
+    assert (history[-1].status, history[-1].waiting) == ("ok", {})
