@@ -85,7 +85,9 @@ class Context:
     """Handed to a tool that declares a parameter typed ``Context``; never part of its schema.
 
     Its methods work from async tools (``await ctx.info("...")``) and from sync tools running in
-    a worker or on the kernel's main thread (``ctx.info("...")``, no ``await`` needed).
+    a worker or on the kernel's main thread (``ctx.info("...")``, no ``await`` needed). Asking the
+    client (``elicit``, ``sample``, ``list_roots``) works in both protocol eras: a request to the
+    client during the call (2025) or an ``input_required`` round the call waits through (2026).
 
     Example::
 
