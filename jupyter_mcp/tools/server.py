@@ -115,7 +115,7 @@ class ToolServer:
         self.calls = CallPath(self.registry, CallSettings(strict, mask_error_details), max_workers=max_workers)
         self.suspended = SuspendedCalls(input_timeout)
         """2026-era calls waiting for their client's answers (see mrtr.py)."""
-        self.tasks = TaskStore(self.calls.task_created, retention=task_retention)
+        self.tasks = TaskStore(self.calls.task_created, retention=task_retention, input_timeout=input_timeout)
         """Calls running as tasks (see tasks.py)."""
         self.flow = CallFlow(self.calls, self.suspended, self.tasks, task_after)
         self.list_cache = ListCache()

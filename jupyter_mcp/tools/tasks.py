@@ -9,6 +9,7 @@ any client holding the server's token can poll it by id.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -74,6 +75,8 @@ class Task:
     outcome: dict[str, Any] | None = None
     """``{"status": ..., "result" | "error": ...}`` once the run has ended."""
     status_message: str | None = None
+    input_timer: asyncio.TimerHandle | None = None
+    """Expires the task if its questions stay unanswered for the server's ``input_timeout``."""
 
     @property
     def status(self) -> TaskStatus:
@@ -128,13 +131,22 @@ class Task:
 
 
 class TaskStore:
-    """The server's tasks by id, kept ``retention`` seconds after they last changed."""
+    """The server's tasks by id, kept ``retention`` seconds after they last changed.
+
+    A task whose questions stay unanswered for ``input_timeout`` seconds expires (it ends
+    ``cancelled``, and says why), like a 2026-era call whose client never retries.
+    """
 
     def __init__(
-        self, on_created: Callable[[str, TaskCreated], None], retention: float = 3600.0, poll_interval: float = 0.5
+        self,
+        on_created: Callable[[str, TaskCreated], None],
+        retention: float = 3600.0,
+        poll_interval: float = 0.5,
+        input_timeout: float = 600.0,
     ) -> None:
         self.retention = retention
         self.poll_interval = poll_interval
+        self.input_timeout = input_timeout
         self._on_created = on_created
         self._tasks: dict[str, Task] = {}
 
@@ -147,13 +159,20 @@ class TaskStore:
         task = Task(secrets.token_urlsafe(18), run)
         self._tasks[task.task_id] = task
         if run.gate is not None:
-            run.gate.listen(lambda _pending: self._touch(task))
+            run.gate.listen(lambda pending: self._input_changed(task, bool(pending)))
+            self._input_changed(task, bool(run.gate.pending()))
         run.task.add_done_callback(lambda _: task.settle())
         self._on_created(run.call_id, TaskCreated(task.task_id, task.created_at))
         return {"resultType": "task", **task.envelope(self.retention, self.poll_interval)}
 
-    def _touch(self, task: Task) -> None:
+    def _input_changed(self, task: Task, waiting: bool) -> None:
         task.updated_at = time.time()
+        if task.input_timer is not None:
+            task.input_timer.cancel()
+            task.input_timer = None
+        if waiting:
+            loop = asyncio.get_running_loop()
+            task.input_timer = loop.call_later(self.input_timeout, task.run.expire, self.input_timeout)
 
     def _purge(self) -> None:
         cutoff = time.time() - self.retention

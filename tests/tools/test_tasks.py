@@ -141,6 +141,21 @@ async def test_a_task_asks_through_tasks_get_and_update(setup: tuple[ToolServer,
     assert history[-1].progress[0].message == "half way"
 
 
+async def test_a_task_nobody_answers_expires() -> None:
+    server = task_server()
+    server.tasks.input_timeout = 0.3
+    history = CallHistory()
+    server.add_call_observer(history)
+    with served(server) as url:
+        async with tasks_client(url, **CALLBACKS) as client:
+            created = await start(client, "crunch_sync", {"seconds": 0.3})
+            assert isinstance(created, CreatedTask)
+            assert (await wait_for(client.session, created.task_id, ("input_required",))).status == "input_required"
+            ended = await wait_for(client.session, created.task_id, ())
+    assert (ended.status, ended.status_message) == ("cancelled", "the task waited too long for input and expired")
+    assert history[-1].status == "expired"
+
+
 async def test_a_client_that_speaks_tasks_resolves_them_like_calls(setup: tuple[ToolServer, CallHistory, str]) -> None:
     _, _, url = setup
     async with tasks_client(url, resolve=True, **CALLBACKS) as client:
