@@ -35,7 +35,7 @@ class JupyterMCP(Configurable):
     )
     dereference_schemas = Bool(True, help="Inline $defs in advertised schemas.").tag(config=True)
     input_timeout = Float(
-        600.0, help="Seconds a call waits for a 2026-era client's answers (elicitation, sampling) before it expires."
+        600.0, help="Seconds a 2026-era call or a task waits for its client's answers before it expires."
     ).tag(config=True)
     task_after = Float(
         0.5, help="Seconds a task tool runs before a client that supports tasks gets a task instead of waiting."
