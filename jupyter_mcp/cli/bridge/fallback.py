@@ -30,6 +30,8 @@ _MODERN_CAPABILITIES = {
     "prompts": {"listChanged": True},
     "resources": {"listChanged": True, "subscribe": True},
     "tools": {"listChanged": True},
+    # The kernel's server serves the tasks extension to 2026-era clients (jupyter_mcp.tools.tasks).
+    "extensions": {"io.modelcontextprotocol/tasks": {}},
 }
 _EMPTY_LISTS = {
     "tools/list": "tools",
