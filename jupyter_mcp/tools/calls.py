@@ -188,7 +188,7 @@ class CallPath:
         client: ClientInfo | None = None,
         source: Source = "client",
         gate: InputGate | None = None,
-    ) -> CallRun:
+    ) -> CallRun[mt.CallToolResult]:
         """Start a call as its own task on the running loop; the ``CallRun`` says how it goes.
 
         With a ``gate`` the tool's questions wait there for answers (2026 era, tasks) instead of
@@ -196,9 +196,7 @@ class CallPath:
         """
         args = dict(arguments or {})
         scope, started = self._begin(CallStarted("", name, args, client, time.time(), source, "tool", name), request)
-        scope.gate = gate
-        if gate is not None:
-            gate.listen(lambda pending: scope.on_input({key: asked.method for key, asked in pending.items()}))
+        _gated(scope, gate)
         return CallRun(scope, scope.loop.create_task(self._run(name, args, scope, started)))
 
     async def _run(self, name: str, args: dict[str, Any], scope: CallScope, started: float) -> mt.CallToolResult:
@@ -247,7 +245,8 @@ class CallPath:
                 raise refused
             return await self._read(uri, found, scope)
 
-        return await self._served(started, request, attempt)
+        scope, began = self._begin(started, request)
+        return await self._served(scope, began, started, attempt)
 
     async def _read(self, uri: str, found: Found | None, scope: CallScope) -> mt.ReadResourceResult:
         if found is None:
@@ -268,6 +267,19 @@ class CallPath:
         source: Source = "client",
     ) -> mt.GetPromptResult:
         """Render prompt ``name``; raises ``UnknownPromptError``, ``ToolArgumentsError`` or ``PromptError``."""
+        return await self.start_prompt(name, arguments, request=request, client=client, source=source).task
+
+    def start_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        request: ServerRequestContext[Any, Any] | None = None,
+        client: ClientInfo | None = None,
+        source: Source = "client",
+        gate: InputGate | None = None,
+    ) -> CallRun[mt.GetPromptResult]:
+        """Start rendering prompt ``name`` as its own task; with a ``gate`` its questions wait there (2026 era)."""
         args = dict(arguments or {})
         prompt = self.prompts.get(name)
         started = CallStarted("", name, args, client, time.time(), source, "prompt", prompt.key if prompt else None)
@@ -279,22 +291,28 @@ class CallPath:
             value = await self._execute(prompt, bound, scope)
             return mt.GetPromptResult(description=prompt.description, messages=prompt.messages(value))
 
-        return await self._served(started, request, attempt)
+        scope, began = self._begin(started, request)
+        _gated(scope, gate)
+        return CallRun(scope, scope.loop.create_task(self._served(scope, began, started, attempt)))
 
     async def _served(
         self,
+        scope: CallScope,
+        started: float,
         event: CallStarted,
-        request: ServerRequestContext[Any, Any] | None,
         attempt: Callable[[CallScope], Awaitable[_R]],
     ) -> _R:
         """Run a read or a prompt get as one recorded call; a failure is recorded, then raised as a ToolError."""
-        scope, started = self._begin(event, request)
         try:
             result = await attempt(scope)
         except anyio.get_cancelled_exc_class():
             scope.cancel_event.set()
-            self._finish(scope.call_id, started, None, _Failure("cancelled", "", "cancelled"))
+            status = scope.stop_status
+            self._finish(scope.call_id, started, None, _Failure(status, "", status))
             raise
+        except MCPError as exc:
+            self._finish(scope.call_id, started, None, _protocol_failure(exc))
+            raise  # the client gets the protocol error itself (-32021, ...)
         except ToolError as exc:
             self._finish(scope.call_id, started, None, _Failure("error", str(exc), str(exc), _traceback_of(exc)))
             raise
@@ -393,6 +411,13 @@ class CallPath:
             for hook in self.hooks:
                 stack.enter_context(hook(scope))
             yield
+
+
+def _gated(scope: CallScope, gate: InputGate | None) -> None:
+    """Questions of the call wait in ``gate`` (the history shows what the call waits for)."""
+    scope.gate = gate
+    if gate is not None:
+        gate.listen(lambda pending: scope.on_input({key: asked.method for key, asked in pending.items()}))
 
 
 def _protocol_failure(exc: MCPError) -> _Failure:

@@ -174,11 +174,11 @@ class Handlers:
         page, cursor = self._page(self.server.prompt_registry.visible(), params)
         return mt.ListPromptsResult(prompts=[p.to_mcp() for p in page], next_cursor=cursor)
 
-    async def get_prompt(self, ctx: Ctx, params: mt.GetPromptRequestParams) -> mt.GetPromptResult:
+    async def get_prompt(
+        self, ctx: Ctx, params: mt.GetPromptRequestParams
+    ) -> mt.GetPromptResult | mt.InputRequiredResult:
         try:
-            return await self.server.calls.get_prompt(
-                params.name, params.arguments, request=ctx, client=client_info_of(ctx)
-            )
+            return await self.server.flow.get_prompt(ctx, params)
         except ToolError as exc:
             raise protocol_error(exc, ctx.protocol_version) from None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import mcp_types as mt
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
@@ -38,7 +39,7 @@ def invalid_state() -> MCPError:
 
 @dataclass
 class _Parked:
-    run: CallRun
+    run: CallRun[Any]
     tool: str
     round: int
     timer: asyncio.TimerHandle
@@ -55,7 +56,7 @@ class SuspendedCalls:
     def __len__(self) -> int:
         return len(self._parked)
 
-    def park(self, run: CallRun, tool: str) -> str:
+    def park(self, run: CallRun[Any], tool: str) -> str:
         """Keep ``run`` until its client retries; returns the (unsealed) ``requestState``."""
         number = self._rounds.get(run.call_id, 0) + 1
         self._rounds[run.call_id] = number
@@ -64,7 +65,7 @@ class SuspendedCalls:
         run.task.add_done_callback(lambda _: self._forget(run.call_id))
         return f"{run.call_id}/{number}"
 
-    def peek(self, state: str, tool: str) -> CallRun:
+    def peek(self, state: str, tool: str) -> CallRun[Any]:
         """The call ``state`` resumes; ``invalid_state()`` unless it is parked at that round."""
         call_id, _, number = state.rpartition("/")
         parked = self._parked.get(call_id)
@@ -73,7 +74,7 @@ class SuspendedCalls:
             raise invalid_state()
         return parked.run
 
-    def take(self, run: CallRun) -> None:
+    def take(self, run: CallRun[Any]) -> None:
         """The client answered: ``run`` is no longer parked (its state is spent)."""
         parked = self._parked.pop(run.call_id, None)
         if parked is not None:

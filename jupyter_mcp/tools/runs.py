@@ -1,16 +1,14 @@
 """``CallRun``: one call's execution, detached from the request that started it.
 
-A 2025-era call simply awaits its run. A 2026-era call may be left waiting for the client's
-answers between requests, and any call of a task tool may outlive its request as a task: the
-run goes on, and whoever holds it asks ``next()`` what happened.
+A 2025-era call simply awaits its run. A 2026-era call (a tool call or a prompt get) may be left
+waiting for the client's answers between requests, and any call of a task tool may outlive its
+request as a task: the run goes on, and whoever holds it asks ``next()`` what happened.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
-
-import mcp_types as mt
+from typing import Generic, Literal, TypeVar
 
 from jupyter_mcp.tools.context import CallScope
 from jupyter_mcp.tools.errors import ToolError
@@ -19,14 +17,16 @@ from jupyter_mcp.tools.gate import InputGate
 Outcome = Literal["done", "input", "slow"]
 """``done``: the run finished (or failed); ``input``: it waits for answers; ``slow``: still running."""
 
+_T = TypeVar("_T")
+
 _SETTLE_TICKS = 5
 """Loop turns to let requests awaited together (``asyncio.gather``) register with the first one."""
 
 
-class CallRun:
+class CallRun(Generic[_T]):
     """A running call: its scope (id, request, gate) and the task computing its result."""
 
-    def __init__(self, scope: CallScope, task: asyncio.Task[mt.CallToolResult]) -> None:
+    def __init__(self, scope: CallScope, task: asyncio.Task[_T]) -> None:
         self.scope = scope
         self.task = task
 
@@ -57,8 +57,8 @@ class CallRun:
             await asyncio.sleep(0)
         return "done" if self.task.done() else "input"
 
-    def result(self) -> mt.CallToolResult:
-        """The finished call's result; raises the protocol error (``MCPError``) it ended with."""
+    def result(self) -> _T:
+        """The finished call's result; raises the error (``MCPError``, a prompt's ``ToolError``) it ended with."""
         return self.task.result()
 
     def cancel(self) -> None:

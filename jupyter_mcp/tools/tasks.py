@@ -69,7 +69,7 @@ class Task:
     """A call running as a task, and its outcome once it has one."""
 
     task_id: str
-    run: CallRun
+    run: CallRun[mt.CallToolResult]
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
     outcome: dict[str, Any] | None = None
@@ -153,7 +153,7 @@ class TaskStore:
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def create(self, run: CallRun) -> dict[str, Any]:
+    def create(self, run: CallRun[mt.CallToolResult]) -> dict[str, Any]:
         """Turn ``run`` into a task; returns the ``CreateTaskResult`` for the client."""
         self._purge()
         task = Task(secrets.token_urlsafe(18), run)

@@ -67,6 +67,7 @@ FIXTURE_PROMPTS = {
     "test_prompt_with_arguments",
     "test_prompt_with_embedded_resource",
     "test_prompt_with_image",
+    "test_input_required_result_prompt",
 }
 RESOURCES_AND_PROMPTS = (
     "completion-complete",

@@ -75,6 +75,12 @@ def asking_server(**options: Any) -> ToolServer:
         second = await ctx.elicit("Second?", NAME, key="second")
         return f"{(first.content or {})['name']} then {(second.content or {})['name']}"
 
+    @server.prompt
+    async def briefing(topic: str, ctx: Context) -> str:
+        """Asks who the briefing is for."""
+        answer = await ctx.elicit("Who is it for?", NAME, key="user_name")
+        return f"Brief {(answer.content or {})['name']} on {topic}."
+
     return server
 
 
@@ -104,6 +110,40 @@ async def test_the_same_tool_asks_in_both_eras(
     assert "Ada" in result.content[0].text  # type: ignore[union-attr]
     record = history[-1]
     assert (record.status, record.waiting, record.era) == ("ok", {}, "2026" if mode == "auto" else "2025")
+
+
+async def test_a_prompt_asks_in_both_eras(server_history: tuple[ToolServer, CallHistory, str], mode: str) -> None:
+    _, history, url = server_history
+    async with client_at(url, mode, **CALLBACKS) as client:
+        result = await client.get_prompt("briefing", {"topic": "tasks"})
+    assert result.messages[0].content.text == "Brief Ada on tasks."  # type: ignore[union-attr]
+    record = history[-1]
+    assert (record.kind, record.status, record.waiting) == ("prompt", "ok", {})
+
+
+async def test_a_prompt_round_is_bound_to_its_prompt_and_good_once(
+    server_history: tuple[ToolServer, CallHistory, str],
+) -> None:
+    _, history, url = server_history
+    async with client_at(url, "auto", **CALLBACKS) as client:
+        session = client.session
+        first = await session.get_prompt("briefing", {"topic": "tasks"}, allow_input_required=True)
+        assert isinstance(first, mt.InputRequiredResult)
+        assert {k: r.method for k, r in (first.input_requests or {}).items()} == {"user_name": "elicitation/create"}
+        assert (history[-1].kind, history[-1].status) == ("prompt", "waiting")
+        answer = {"user_name": mt.ElicitResult(action="accept", content={"name": "Grace"})}
+        with pytest.raises(MCPError):  # a tool cannot resume the prompt's round
+            await session.call_tool("greet", {}, input_responses=answer, request_state=first.request_state)
+        done = await session.get_prompt(
+            "briefing", {"topic": "tasks"}, input_responses=answer, request_state=first.request_state
+        )
+        assert done.messages[0].content.text == "Brief Grace on tasks."  # type: ignore[union-attr]
+        with pytest.raises(MCPError) as replayed:
+            await session.get_prompt(
+                "briefing", {"topic": "tasks"}, input_responses=answer, request_state=first.request_state
+            )
+    assert replayed.value.error.code == -32602
+    assert history[-1].status == "ok"
 
 
 async def test_requests_awaited_together_go_out_in_one_round(
