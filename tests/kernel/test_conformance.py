@@ -94,6 +94,8 @@ INPUT_TASKS_AND_HEADERS = (
     "input-required-result-result-type",
     "input-required-result-tampered-state",
     "input-required-result-capability-check",
+    "input-required-result-missing-input-response",
+    "input-required-result-validate-input",
     "tasks-lifecycle",
     "tasks-capability-negotiation",
     "tasks-wire-fields",

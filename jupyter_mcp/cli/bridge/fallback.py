@@ -17,22 +17,16 @@ from jupyter_mcp.cli.bridge import messages
 from jupyter_mcp.cli.bridge.messages import Message, RequestId
 
 SERVER_INFO = {"name": "jupyter-mcp", "version": __version__}
-_HANDSHAKE_CAPABILITIES = {
-    "completions": {},
-    "logging": {},
-    "prompts": {"listChanged": False},
-    "resources": {"listChanged": False, "subscribe": False},
-    "tools": {"listChanged": True},
-}
-_MODERN_CAPABILITIES = {
+# The in-kernel server advertises the same capabilities in both eras, plus the tasks extension to
+# 2026-era clients (server/discover; jupyter_mcp.tools.tasks).
+_CAPABILITIES = {
     "completions": {},
     "logging": {},
     "prompts": {"listChanged": True},
     "resources": {"listChanged": True, "subscribe": True},
     "tools": {"listChanged": True},
-    # The kernel's server serves the tasks extension to 2026-era clients (jupyter_mcp.tools.tasks).
-    "extensions": {"io.modelcontextprotocol/tasks": {}},
 }
+_MODERN_CAPABILITIES = {**_CAPABILITIES, "extensions": {"io.modelcontextprotocol/tasks": {}}}
 _EMPTY_LISTS = {
     "tools/list": "tools",
     "prompts/list": "prompts",
@@ -82,7 +76,7 @@ def _result(method: str, params: dict[str, Any], reason: str, modern: bool) -> d
 def _initialize(params: dict[str, Any]) -> dict[str, Any]:
     requested = params.get("protocolVersion")
     version = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
-    return {"protocolVersion": version, "capabilities": _HANDSHAKE_CAPABILITIES, "serverInfo": SERVER_INFO}
+    return {"protocolVersion": version, "capabilities": _CAPABILITIES, "serverInfo": SERVER_INFO}
 
 
 def _cacheable() -> dict[str, Any]:
