@@ -92,6 +92,9 @@ class NotebookServer(ToolServer):
             dereference_schemas=self.settings.dereference_schemas,
             max_workers=self.settings.max_workers,
             result_budget=self.settings.result_budget,
+            input_timeout=self.settings.input_timeout,
+            task_after=self.settings.task_after,
+            task_retention=self.settings.task_retention,
         )
         self.calls.budget.kept = KeptResults(
             self.settings.kept_results_bytes, self.settings.history_size, self.settings.kept_results_ttl

@@ -17,6 +17,7 @@ import mcp_types as mt
 from jupyter_mcp.tools.errors import ToolDefinitionError
 
 RunOn = Literal["worker", "main"]
+TaskSupport = Literal["optional", "required"]
 
 
 class _Infer:
@@ -50,6 +51,8 @@ class ToolOptions(CommonOptions, total=False):
     run_on: RunOn
     input_schema: Mapping[str, Any] | None
     result_budget: int | str | None
+    task: bool | TaskSupport
+    headers: Mapping[str, str] | None
 
 
 Completer = Callable[..., "Iterable[str] | Awaitable[Iterable[str]]"]
@@ -93,6 +96,8 @@ OPTION_HELP: dict[str, str] = {
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
     "result_budget": "Bytes a result may take as sent (500000, '500kB', '2MB'); above it clients get a preview "
     "and a result:// link to the full value (default: the server's budget).",
+    "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
+    "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",
 }
 """One sentence per tool option key: the API docs and the magic's ``--help`` both say this."""
 

@@ -170,6 +170,28 @@ def test_the_magic_takes_a_result_budget(kernel: Kernel) -> None:
     assert failed.error is None
 
 
+async def test_a_task_result_obeys_the_budget_and_its_link_reads_the_full_value() -> None:
+    import asyncio
+
+    from tests.tasks_client import TasksClient
+
+    server = ToolServer("tasks", task_after=0.2)
+
+    @server.tool(task=True)
+    async def slow_text(megabytes: int) -> str:
+        """Works for a while, then returns a lot of text."""
+        await asyncio.sleep(0.5)
+        return "y" * (megabytes * 1_000_000)
+
+    with served(server) as url:
+        async with http_client(url, "test-token", mode="auto", extensions=[TasksClient(resolve=True)]) as client:
+            result = await client.call_tool("slow_text", {"megabytes": 3})
+            head = _summary(result)
+            full = await _read_text(client, result, "text/plain")
+    assert "first 31,250 and last 31,250 of 3,000,000 characters" in head
+    assert full == "y" * 3_000_000
+
+
 async def test_the_finding_a_600_kb_list_of_records_is_1_2_mb_on_the_wire_and_now_a_preview() -> None:
     def records(rows: int) -> list[dict[str, Any]]:
         """Rows as records: the JSON goes out twice (text block and structuredContent)."""
