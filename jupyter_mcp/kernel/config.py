@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Enum, Float, Integer, Unicode
 from traitlets.config import Configurable
 
 
@@ -34,6 +34,15 @@ class JupyterMCP(Configurable):
         config=True
     )
     dereference_schemas = Bool(True, help="Inline $defs in advertised schemas.").tag(config=True)
+    confirm = Enum(
+        ["never", "destructive", "always"],
+        "never",
+        help="Which client calls wait for the notebook user besides tools with confirm=True: "
+        "'destructive' (tools marked destructiveHint), 'always' or 'never'.",
+    ).tag(config=True)
+    approval_timeout = Float(
+        300.0, help="Seconds a call waits for the notebook user's approval before it is denied."
+    ).tag(config=True)
     switch_interval = Float(
         0.0005,
         allow_none=True,

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import mcp_types as mt
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from jupyter_mcp.export import ExportResult
+    from jupyter_mcp.tools.approvals import ConfirmPolicy
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
@@ -89,11 +90,14 @@ class NotebookServer(ToolServer):
             mask_error_details=self.settings.mask_error_details,
             dereference_schemas=self.settings.dereference_schemas,
             max_workers=self.settings.max_workers,
+            confirm=cast("ConfirmPolicy", self.settings.confirm),
+            approval_timeout=self.settings.approval_timeout,
         )
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
         self.history = CallHistory(self.settings.history_size, self.settings.max_payload)
         self.add_call_observer(self.history)
+        self.approvals.decisions.add(self.history.call_decided)
         self.kept = KeptCalls(notebook_file(self.notebook_path))
         self.history.subscribe(self.kept)
         self.capture = OutputCapture(self.history.write_output)

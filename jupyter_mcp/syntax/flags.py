@@ -107,6 +107,7 @@ TOOL_FLAGS = FlagSet(
         Flag("--timeout", "timeout", parse=float),
         Flag("--strict", "strict", True),
         Flag("--main-thread", "run_on", "main", help="Run on the kernel's main thread, between cells."),
+        Flag("--confirm", "confirm", True, help="Each client call waits for the notebook user to allow it."),
         COMMON_FLAGS[3],
     ),
     OPTION_HELP,

@@ -23,6 +23,7 @@ import anyio
 import mcp_types as mt
 from mcp.server.context import ServerRequestContext
 
+from jupyter_mcp.tools.approvals import Approvals
 from jupyter_mcp.tools.context import CallScope, Context
 from jupyter_mcp.tools.errors import (
     PromptError,
@@ -142,6 +143,8 @@ class CallPath:
             "main": UnavailableExecutor("run_on='main' needs a Jupyter kernel's main thread; none is serving here"),
         }
         self.hooks: list[ExecutionHook] = []
+        self.approvals = Approvals()
+        """Confirmation, pause and client limits: what the notebook user says about client calls."""
         self._observers: Observers[CallObserver] = Observers(__name__)
 
     # ---- observers -------------------------------------------------------------------------------
@@ -301,7 +304,8 @@ class CallPath:
         strict = tool.strict if tool.strict is not None else self.settings.strict
         context = Context(scope)
         bound = tool.bind(arguments, strict=strict, injected=dict.fromkeys(tool.parsed.injected, context))
-        value = await self._execute(tool, bound, scope)
+        async with self.approvals.admit(tool, arguments, scope):
+            value = await self._execute(tool, bound, scope)
         converted = tool.convert(value)
         return mt.CallToolResult(
             content=converted.content,

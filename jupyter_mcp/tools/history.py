@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import mcp_types as mt
 
+from jupyter_mcp.tools.approvals import Decision
 from jupyter_mcp.tools.clipped import ClippedText
 from jupyter_mcp.tools.events import (
     BaseCallObserver,
@@ -71,6 +72,8 @@ class CallRecord:
     """The call's place in this history, from 1 (what ``%mcp history`` shows and ``%mcp keep`` takes)."""
     kept: bool = False
     """Kept as a test: ``export`` replays it (``CallHistory.keep``)."""
+    decision: Decision | None = None
+    """Who allowed or denied the call, how and when, when it needed the notebook user's approval."""
 
     @property
     def era(self) -> str | None:
@@ -214,6 +217,10 @@ class CallHistory(BaseCallObserver):
         note = f"the function {outcome} after {event.duration:.2f}s; the result was discarded"
         self._update(call_id, lambda r: setattr(r, "late", note))
 
+    def call_decided(self, call_id: str, decision: Decision) -> None:
+        """Record the notebook user's (or the timeout's) decision on a call that needed approval."""
+        self._update(call_id, lambda r: setattr(r, "decision", decision))
+
     def write_output(self, call_id: str, stream: str, text: str) -> None:
         """Append captured ``stdout``/``stderr`` text to a call's record."""
 
@@ -320,6 +327,8 @@ def format_record(record: CallRecord) -> str:
     called = f"{record.tool}({args})" if record.kind != "resource" else f"read {record.tool}"
     kind = "" if record.kind == "tool" else f"{record.kind} "
     line = f"#{record.number:<4} {when}  {record.status:<9} {kind}{called}  {duration}  [{who}]{kept}"
+    if record.decision is not None:
+        line += f"\n          {record.decision.summary()}"
     if record.error:
         line += f"\n          {_short_error(record.error)}"
     return line

@@ -49,6 +49,7 @@ class ToolOptions(CommonOptions, total=False):
     strict: bool | None
     run_on: RunOn
     input_schema: Mapping[str, Any] | None
+    confirm: bool | None
 
 
 Completer = Callable[..., "Iterable[str] | Awaitable[Iterable[str]]"]
@@ -90,6 +91,7 @@ OPTION_HELP: dict[str, str] = {
     "strict": "Reject argument type mismatches instead of coercing ('10' -> 10).",
     "run_on": "'worker' (a thread; the default) or 'main' (the kernel's main thread, between cells).",
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
+    "confirm": "Each client call waits for the notebook user to allow it (None follows the server's confirm setting).",
 }
 """One sentence per tool option key: the API docs and the magic's ``--help`` both say this."""
 

@@ -16,6 +16,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
+from jupyter_mcp.tools.approvals import Approvals, ConfirmPolicy, PendingCall
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
@@ -76,6 +77,8 @@ class ToolServer:
         dereference_schemas: bool = True,
         page_size: int | None = None,
         max_workers: int = 16,
+        confirm: ConfirmPolicy = "never",
+        approval_timeout: float = 300.0,
     ) -> None:
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
@@ -88,6 +91,8 @@ class ToolServer:
             resources=self.resource_registry,
             prompts=self.prompt_registry,
         )
+        self.confirm = confirm
+        self.approval_timeout = approval_timeout
         self.list_cache = ListCache(LISTS)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size
@@ -314,6 +319,55 @@ class ToolServer:
     async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
         """Render prompt ``name`` as a client would; raises ``PromptError`` or ``ToolArgumentsError``."""
         return await self.calls.get_prompt(name, arguments, source="notebook")
+
+    # ---- the notebook user's say over client calls (approvals.py) -------------------------------
+
+    @property
+    def approvals(self) -> Approvals:
+        return self.calls.approvals
+
+    @property
+    def confirm(self) -> ConfirmPolicy:
+        """Which tools wait for approval besides ``confirm=True`` ones: ``"never"``, ``"destructive"``, ``"always"``."""
+        return self.approvals.confirm
+
+    @confirm.setter
+    def confirm(self, value: ConfirmPolicy) -> None:
+        if value not in ("never", "destructive", "always"):
+            raise ValueError(f"confirm must be 'never', 'destructive' or 'always', got {value!r}")
+        self.approvals.confirm = value
+
+    @property
+    def approval_timeout(self) -> float:
+        """Seconds a call waits for the notebook user before it is denied."""
+        return self.approvals.timeout
+
+    @approval_timeout.setter
+    def approval_timeout(self, value: float) -> None:
+        if not value > 0:
+            raise ValueError(f"approval_timeout must be a positive number of seconds, got {value!r}")
+        self.approvals.timeout = float(value)
+
+    @property
+    def pending(self) -> list[PendingCall]:
+        """Client calls waiting for the notebook user, oldest first: ``server.pending[0].allow()``."""
+        return self.approvals.pending
+
+    @property
+    def paused(self) -> bool:
+        return self.approvals.paused
+
+    def pause(self) -> None:
+        """Kill switch: refuse new client calls, cancel running async ones, deny waiting ones."""
+        self.approvals.pause()
+
+    def resume(self) -> None:
+        """Serve client calls again after ``pause()``."""
+        self.approvals.resume()
+
+    def limit_client(self, name: str, *, read_only: bool = True) -> None:
+        """Limit client ``name`` (its clientInfo name) to tools marked read-only; ``read_only=False`` lifts it."""
+        self.approvals.limit_client(name, read_only=read_only)
 
     # ---- transports ------------------------------------------------------------------------------
 

@@ -56,6 +56,8 @@ class Tool:
     run_on: RunOn = "worker"
     verbatim: VerbatimSchema | None = None
     """The ``input_schema=`` given at registration: advertised as is, and checked on every call."""
+    confirm: bool | None = None
+    """Whether client calls wait for the notebook user; ``None`` follows the server's ``confirm`` setting."""
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
@@ -83,6 +85,7 @@ class Tool:
             strict=options.get("strict"),
             run_on=run_on,
             verbatim=VerbatimSchema.for_function(parsed, given_schema) if given_schema is not None else None,
+            confirm=options.get("confirm"),
         )
 
     @property
