@@ -380,6 +380,7 @@ class ToolServer:
 
     def streamable_http_app(self, *, path: str = "/mcp", json_response: bool = False) -> ASGIApp:
         """A fresh ASGI app serving MCP at ``path`` (each app may run once)."""
+        from jupyter_mcp.tools.approval_routes import approval_routes
         from jupyter_mcp.tools.httpapp import streamable_http_app
 
         return streamable_http_app(
@@ -388,7 +389,7 @@ class ToolServer:
             path=path,
             json_response=json_response,
             retry_interval=_SSE_RETRY_MS,
-            routes=[Route("/status", self._status_endpoint, methods=["GET"])],
+            routes=[Route("/status", self._status_endpoint, methods=["GET"]), *approval_routes(self.approvals)],
         )
 
     async def _status_endpoint(self, request: Request) -> Response:
