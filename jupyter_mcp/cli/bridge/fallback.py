@@ -17,14 +17,8 @@ from jupyter_mcp.cli.bridge import messages
 from jupyter_mcp.cli.bridge.messages import Message, RequestId
 
 SERVER_INFO = {"name": "jupyter-mcp", "version": __version__}
-_HANDSHAKE_CAPABILITIES = {
-    "completions": {},
-    "logging": {},
-    "prompts": {"listChanged": False},
-    "resources": {"listChanged": False, "subscribe": False},
-    "tools": {"listChanged": True},
-}
-_MODERN_CAPABILITIES = {
+# The in-kernel server advertises the same capabilities in both eras.
+_CAPABILITIES = {
     "completions": {},
     "logging": {},
     "prompts": {"listChanged": True},
@@ -63,7 +57,7 @@ def _result(method: str, params: dict[str, Any], reason: str, modern: bool) -> d
     if method == "server/discover":
         return {
             **_cacheable(),
-            "capabilities": _MODERN_CAPABILITIES,
+            "capabilities": _CAPABILITIES,
             "supportedVersions": list(MODERN_PROTOCOL_VERSIONS),
         }
     if method in _EMPTY_LISTS:
@@ -80,7 +74,7 @@ def _result(method: str, params: dict[str, Any], reason: str, modern: bool) -> d
 def _initialize(params: dict[str, Any]) -> dict[str, Any]:
     requested = params.get("protocolVersion")
     version = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
-    return {"protocolVersion": version, "capabilities": _HANDSHAKE_CAPABILITIES, "serverInfo": SERVER_INFO}
+    return {"protocolVersion": version, "capabilities": _CAPABILITIES, "serverInfo": SERVER_INFO}
 
 
 def _cacheable() -> dict[str, Any]:
