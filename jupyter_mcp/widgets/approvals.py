@@ -91,7 +91,7 @@ def _summary_html(pending: PendingCall) -> str:
     if len(arguments) > 300:
         arguments = arguments[:299] + "…"
     return (
-        f"<b>⏳ {esc(client)}</b> wants to call <code>{esc(pending.tool)}</code> "
+        f"<b>{esc(client)}</b> wants to call <code>{esc(pending.tool)}</code> "
         f"<code>{esc(arguments)}</code> {span('waiting for your approval', 'jmcp-muted')}"
     )
 

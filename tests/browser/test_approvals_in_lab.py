@@ -7,12 +7,13 @@ With ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1`` the screenshot is copied to ``docs/scr
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from urllib.parse import quote
 
 import mcp_types as mt
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Locator, Page, expect
 
 from tests.browser.lab import JupyterLab
 from tests.browser.test_labextension import close_notebook_session, keep
@@ -34,6 +35,16 @@ CLIENT = mt.Implementation(name="claude-desktop", version="0.9.2")
 WANTS = 'claude-desktop wants to call reset_sales({"region":"north"})'
 
 
+async def settled(page: Page, toast: Locator) -> None:
+    """Wait until the toast has slid fully into the window (for the screenshot)."""
+    width = (page.viewport_size or {"width": 1280})["width"]
+    for _ in range(100):
+        box = await toast.bounding_box()
+        if box is not None and box["x"] + box["width"] <= width:
+            return
+        await asyncio.sleep(0.05)
+
+
 async def test_notification_and_sidebar_show_a_waiting_call_and_allow_answers_it(
     lab: JupyterLab, lab_page: LabPage, artifacts: Path
 ) -> None:
@@ -47,7 +58,8 @@ async def test_notification_and_sidebar_show_a_waiting_call_and_allow_answers_it
             call = asyncio.ensure_future(client.call_tool("reset_sales", {"region": "north"}))
             toast = page.locator(".Toastify__toast").filter(has_text=WANTS)
             await expect(toast).to_be_visible(timeout=SLOW)
-            await expect(toast.get_by_role("button")).to_have_text(["Allow", "Allow 10 min", "Deny"])
+            answers = toast.get_by_role("button").filter(has_text=re.compile(r"\w"))  # not the close button
+            await expect(answers).to_have_text(["Allow", "Allow 10 min", "Deny"])
 
             await page.locator(".jp-MCP-status").click()
             server = page.locator("#jupyter-mcp-tools .jp-MCP-server").filter(has_text=NOTEBOOK)
@@ -57,6 +69,7 @@ async def test_notification_and_sidebar_show_a_waiting_call_and_allow_answers_it
             card_row = page.locator(".jmcp-pending").first  # the tool card under the cell says so, too
             await expect(card_row).to_contain_text("wants to call reset_sales", timeout=SLOW)
             assert not call.done()
+            await settled(page, toast)
             keep(await lab_page.screenshot(page, artifacts / "approval.png"), "approval.png")
 
             await toast.get_by_role("button", name="Allow", exact=True).click()
