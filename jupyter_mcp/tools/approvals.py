@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
+import mcp_types as mt
 
 from jupyter_mcp.tools.context import CallScope, Context
 from jupyter_mcp.tools.errors import ToolError
@@ -39,6 +40,9 @@ Via = Literal["cell", "panel", "lab", "timeout", "permission", "pause"]
 
 WAITING_MESSAGE = "waiting for approval in the notebook"
 """The progress message a client sees while its call waits for the notebook user."""
+
+ASKING_MESSAGE = "waiting for the notebook user's answer"
+"""The progress message a client sees while a tool waits for ``ctx.ask_notebook_user``."""
 
 ApprovalListener = Callable[[], None]
 DecisionListener = Callable[[str, "Decision"], None]
@@ -124,6 +128,44 @@ class PendingCall:
         return f"PendingCall({self.tool!r}, client {self.client!r}, arguments {self.arguments!r})"
 
 
+class NotebookQuestion:
+    """A tool's question for the notebook user (``ctx.ask_notebook_user``); ``answer(values)`` or ``decline()``."""
+
+    def __init__(self, call_id: str, tool: str, message: str, schema: dict[str, Any], client: str | None) -> None:
+        self.id = call_id
+        self.tool = tool
+        self.message = message
+        self.schema = schema
+        self.client = client
+        self.asked_at = time.time()
+        self._loop = asyncio.get_running_loop()
+        self._answer: asyncio.Future[mt.ElicitResult] = self._loop.create_future()
+
+    def answer(self, values: dict[str, Any]) -> None:
+        """Send ``values`` (the form's fields) back to the waiting tool (from any thread)."""
+        self._settle(mt.ElicitResult(action="accept", content=dict(values)))
+
+    def decline(self) -> None:
+        """Tell the waiting tool the notebook user would rather not answer."""
+        self._settle(mt.ElicitResult(action="decline"))
+
+    def _settle(self, result: mt.ElicitResult) -> None:
+        def settle() -> None:
+            if not self._answer.done():
+                self._answer.set_result(result)
+
+        self._loop.call_soon_threadsafe(settle)
+
+    async def result(self, within: float) -> mt.ElicitResult:
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._answer), within)
+        except TimeoutError:
+            return mt.ElicitResult(action="cancel")
+
+    def __repr__(self) -> str:
+        return f"NotebookQuestion({self.message!r}, from tool {self.tool!r})"
+
+
 @dataclass
 class _Running:
     loop: asyncio.AbstractEventLoop
@@ -144,6 +186,7 @@ class Approvals:
     _permissions: dict[str, float] = field(default_factory=dict)
     _read_only: set[str] = field(default_factory=set)
     _running: dict[str, _Running] = field(default_factory=dict)
+    _questions: dict[str, NotebookQuestion] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     changes: Observers[ApprovalListener] = field(default_factory=lambda: Observers(__name__))
     """Told (no arguments) whenever the pending list, the pause or a limit changes."""
@@ -157,6 +200,27 @@ class Approvals:
         """Calls waiting for the notebook user, oldest first."""
         with self._lock:
             return list(self._pending.values())
+
+    @property
+    def questions(self) -> list[NotebookQuestion]:
+        """Tools' questions waiting for the notebook user (``ctx.ask_notebook_user``), oldest first."""
+        with self._lock:
+            return list(self._questions.values())
+
+    async def ask(self, scope: CallScope, message: str, schema: dict[str, Any]) -> mt.ElicitResult:
+        """Put a tool's question to the notebook user; ``cancel`` when nobody answers within ``timeout``."""
+        client = scope.client.name if scope.client is not None else None
+        question = NotebookQuestion(scope.call_id, scope.tool_name, message, schema, client)
+        with self._lock:
+            self._questions[question.id] = question
+        self._changed()
+        try:
+            await Context(scope).report_progress(0, None, ASKING_MESSAGE)
+            return await question.result(self.timeout)
+        finally:
+            with self._lock:
+                self._questions.pop(question.id, None)
+            self._changed()
 
     def find(self, call_id: str) -> PendingCall | None:
         with self._lock:
@@ -210,6 +274,7 @@ class Approvals:
     @asynccontextmanager
     async def admit(self, tool: Tool, arguments: dict[str, Any], scope: CallScope) -> AsyncIterator[None]:
         """Around a client's call of ``tool``: refuse, wait for the notebook user, or let it run."""
+        scope.notebook_user = self
         if scope.request is None:  # a call from the notebook itself: the user's own
             yield
             return

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, get_args
+from typing import Any, Protocol, TypeVar, get_args
 
 import mcp_types as mt
 from mcp.server.connection import allowed_log_levels
@@ -40,6 +40,14 @@ class CallScope:
     on_progress: Callable[[ProgressEvent], None]
     on_log: Callable[[LogEvent], None]
     cancel_event: threading.Event = field(default_factory=threading.Event)
+    notebook_user: NotebookUser | None = None
+    """Who ``ctx.ask_notebook_user`` asks (the server's approvals); ``None`` outside a server."""
+
+
+class NotebookUser(Protocol):
+    """Asks the person at the notebook (``Approvals.ask``)."""
+
+    async def ask(self, scope: CallScope, message: str, schema: dict[str, Any]) -> mt.ElicitResult: ...
 
 
 class _Done:
@@ -166,6 +174,36 @@ class Context:
         requested = schema.model_json_schema() if isinstance(schema, type) else dict(schema)
         params = mt.ElicitRequestFormParams(message=message, requested_schema=requested)
         return await self._request(mt.ElicitRequest(params=params), mt.ElicitResult, "elicitation")
+
+    def ask_notebook_user(self, message: str, schema: dict[str, Any] | type[BaseModel]) -> Any:
+        """Ask the notebook's user (not the client) for a small form; the call waits for the answer.
+
+        The form shows in the server panel, built from ``schema`` as the try-it form is. Returns an
+        ``ElicitResult`` like ``elicit``: ``action`` is ``accept`` (with ``content``), ``decline``,
+        or ``cancel`` when nobody answered within the server's ``approval_timeout``. Async tools
+        ``await`` it; sync tools get the result directly.
+
+        Example::
+
+            answer = await ctx.ask_notebook_user("Which table?", {"type": "object",
+                                                 "properties": {"table": {"type": "string"}}})
+        """
+        user = self._scope.notebook_user
+        if user is None:
+            raise ToolError("ask_notebook_user needs a server with a notebook user; this call has none")
+        requested = schema.model_json_schema() if isinstance(schema, type) else dict(schema)
+        asking = user.ask(self._scope, message, requested)
+        loop = self._scope.loop
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return asking
+        future = asyncio.run_coroutine_threadsafe(asking, loop)
+        if running is None:
+            return future.result()  # a sync tool in a worker (or on the main thread) waits here
+        return asyncio.wrap_future(future)
 
     async def _request(self, request: Any, result_type: type[_ResultT], feature: str) -> _ResultT:
         scope_request = self._scope.request

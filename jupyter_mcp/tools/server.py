@@ -16,7 +16,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.tools.approvals import Approvals, ConfirmPolicy, PendingCall
+from jupyter_mcp.tools.approvals import Approvals, ConfirmPolicy, NotebookQuestion, PendingCall
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
@@ -352,6 +352,11 @@ class ToolServer:
     def pending(self) -> list[PendingCall]:
         """Client calls waiting for the notebook user, oldest first: ``server.pending[0].allow()``."""
         return self.approvals.pending
+
+    @property
+    def questions(self) -> list[NotebookQuestion]:
+        """Tools' questions for the notebook user (``ctx.ask_notebook_user``): ``server.questions[0].answer({...})``."""
+        return self.approvals.questions
 
     @property
     def paused(self) -> bool:

@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from jupyter_mcp.widgets._html import esc, span
 from jupyter_mcp.widgets._throttle import Throttle
+from jupyter_mcp.widgets.tryit import TryItForm, TryTarget
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.approvals import PendingCall
+    from jupyter_mcp.tools.approvals import NotebookQuestion, PendingCall
     from jupyter_mcp.widgets.host import ServerHost
 
 DEFAULT_MINUTES = 10
@@ -37,6 +39,7 @@ class ApprovalsView(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untype
         super().__init__()
         self.server, self.tool = server, tool
         self.rows: dict[str, PendingRow] = {}
+        self.questions: dict[str, QuestionRow] = {}
         self._lock = threading.Lock()
         self.add_class("jmcp-approvals")
         self._throttle = Throttle(self.refresh)
@@ -44,12 +47,15 @@ class ApprovalsView(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untype
         self.refresh()
 
     def refresh(self) -> None:
-        """Show a row per waiting call (safe from any thread)."""
+        """Show a row per waiting call and per question (safe from any thread)."""
         with self._lock:
-            waiting = [p for p in self.server.approvals.pending if self.tool is None or p.tool == self.tool]
+            approvals = self.server.approvals
+            waiting = [p for p in approvals.pending if self.tool is None or p.tool == self.tool]
+            asking = [q for q in approvals.questions if self.tool is None or q.tool == self.tool]
             self.rows = {p.id: self.rows.get(p.id) or PendingRow(p) for p in waiting}
-            self.children = list(self.rows.values())
-            self.layout.display = None if self.rows else "none"
+            self.questions = {q.id: self.questions.get(q.id) or QuestionRow(q) for q in asking}
+            self.children = [*self.rows.values(), *self.questions.values()]
+            self.layout.display = None if self.children else "none"
 
     def close(self) -> None:
         self._stop()
@@ -71,6 +77,28 @@ class PendingRow(widgets.VBox):  # type: ignore[misc]
         self.deny_button = _button("Deny", "danger", lambda: pending.deny(self.reason.value, via="panel"))
         answers = [self.allow_button, self.allow_for_button, self.minutes, widgets.Label("min"), self.reason]
         super().__init__([self.summary, widgets.HBox([*answers, self.deny_button])])
+        self.add_class("jmcp-pending")
+
+
+class QuestionRow(widgets.VBox):  # type: ignore[misc]
+    """A tool's question (``ctx.ask_notebook_user``): its message, a form from its schema, Send and Decline."""
+
+    def __init__(self, question: NotebookQuestion) -> None:
+        self.question = question
+
+        def send(values: dict[str, Any]) -> Future[Any]:
+            question.answer(values)
+            done: Future[Any] = Future()
+            done.set_result(None)
+            return done
+
+        self.form = TryItForm(TryTarget(question.tool, question.schema, send))
+        self.form.run_button.description = "Send"
+        self.form.run_button.icon = "reply"
+        self.decline_button = _button("Decline", "warning", question.decline)
+        asker = f"<b>{esc(question.tool)}</b> asks you" + (f" (for {esc(question.client)})" if question.client else "")
+        self.summary = widgets.HTML(f"{asker}: {esc(question.message)}")
+        super().__init__([self.summary, self.form, self.decline_button])
         self.add_class("jmcp-pending")
 
 
@@ -97,10 +125,10 @@ def _summary_html(pending: PendingCall) -> str:
 
 
 def pending_text(server: ServerHost) -> list[str]:
-    """Lines for text fallbacks: one per waiting call."""
+    """Lines for text fallbacks: one per waiting call and per question."""
     return [
-        f"waiting for approval: {p.tool}({json.dumps(p.arguments, ensure_ascii=False)}) from {p.client or 'a client'}"
-        for p in server.approvals.pending
+        *(f"waiting for approval: {_call_text(p)} from {p.client or 'a client'}" for p in server.approvals.pending),
+        *(f"{q.tool} asks you: {q.message}" for q in server.approvals.questions),
     ]
 
 
@@ -131,3 +159,7 @@ class PauseSwitch(widgets.ToggleButton):  # type: ignore[misc]
     def close(self) -> None:
         self._stop()
         super().close()
+
+
+def _call_text(pending: PendingCall) -> str:
+    return f"{pending.tool}({json.dumps(pending.arguments, ensure_ascii=False)})"

@@ -16,6 +16,7 @@ import pytest
 
 from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.approvals import WAITING_MESSAGE, PendingCall
+from jupyter_mcp.tools.context import Context
 from jupyter_mcp.tools.history import CallHistory
 from tests.conftest import connected
 
@@ -220,3 +221,41 @@ def test_bad_settings_say_what_is_wrong() -> None:
 
 async def _collect(client: Any, results: list[mt.CallToolResult], name: str, arguments: dict[str, Any]) -> None:
     results.append(await client.call_tool(name, arguments))
+
+
+async def test_a_tool_asks_the_notebook_user_and_resumes_with_the_answer(mode: str) -> None:
+    server = ToolServer("asking")
+    schema = {"type": "object", "properties": {"table": {"type": "string"}}, "required": ["table"]}
+
+    @server.tool
+    async def drop(ctx: Context) -> str:
+        answer = await ctx.ask_notebook_user("Which table?", schema)
+        return f"{answer.action}: {(answer.content or {}).get('table')}"
+
+    @server.tool
+    def drop_sync(ctx: Context) -> str:
+        answer = ctx.ask_notebook_user("Which table?", schema)  # a sync tool gets the result directly
+        return f"{answer.action}: {(answer.content or {}).get('table')}"
+
+    async def ask_and_answer(client: Any, tool: str, respond: Any) -> mt.CallToolResult:
+        async with anyio.create_task_group() as group:
+            results: list[mt.CallToolResult] = []
+            group.start_soon(lambda: _collect(client, results, tool, {}))
+            with anyio.fail_after(10):
+                while not server.questions:
+                    await anyio.sleep(0.01)
+            question = server.questions[0]
+            assert (question.tool, question.message, question.schema) == (tool, "Which table?", schema)
+            answer_from_another_thread(lambda: respond(question))
+        return results[0]
+
+    async with connected(server, mode) as client:
+        answered = await ask_and_answer(client, "drop", lambda q: q.answer({"table": "sales"}))
+        assert text_of(answered) == "accept: sales"
+        answered = await ask_and_answer(client, "drop_sync", lambda q: q.answer({"table": "stock"}))
+        assert text_of(answered) == "accept: stock"
+        declined = await ask_and_answer(client, "drop", lambda q: q.decline())
+        assert text_of(declined) == "decline: None"
+        server.approval_timeout = 0.2
+        assert text_of(await client.call_tool("drop", {})) == "cancel: None"
+    assert server.questions == []
