@@ -81,10 +81,19 @@ def discovery_env() -> dict[str, str]:
     return {"JUPYTER_RUNTIME_DIR": str(discovery.runtime_dir())}
 
 
-def url_target(name: str, url: str, headers: dict[str, str], token: str) -> Target:
+def url_target(
+    name: str, url: str, headers: dict[str, str], token: str, *, command: tuple[str, ...] | None = None
+) -> Target:
     """A target at a fixed URL: HTTP clients send ``headers``; stdio clients run ``connect --url``
-    with the token in the environment."""
-    return Target(name=name, url=url, headers=headers, connect_args=("--url", url), env={ENV_VAR: token})
+    (``command``, default this interpreter's ``jupyter-mcp``) with the token in the environment."""
+    return Target(
+        name=name,
+        url=url,
+        headers=headers,
+        connect_args=("--url", url),
+        env={ENV_VAR: token},
+        command=command or stdio_command(),
+    )
 
 
 def server_name(notebook_path: str | None, kernel_id: str) -> str:

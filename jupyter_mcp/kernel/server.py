@@ -24,6 +24,7 @@ import mcp_types as mt
 from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
 from jupyter_mcp.clientconfig import Target, config_for, kernel_target
+from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
 from jupyter_mcp.kernel.callresult import CallResult
 from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import JupyterMCP, load_settings
@@ -195,13 +196,18 @@ class NotebookServer(ToolServer):
         host = f"[{host}]" if ":" in host and not host.startswith("[") else host
         return f"http://{host}:{self._runner.port}/mcp"
 
-    def target(self) -> Target:
+    def target(self, page: BrowserPage | None = None) -> Target:
+        """Where clients connect: this kernel's own address, or under JupyterHub the hub's route to it
+        (``page``, the browser showing the notebook, tells the hub's public address)."""
+        hub = current_hub()
+        if hub is not None:
+            return hub_target(hub, self.notebook_path, self.kernel_id, page)
         url = self.url or "http://127.0.0.1:<port>/mcp"
         return kernel_target(url, self._token, self.notebook_path, self.kernel_id)
 
-    def client_config(self, client: str = "claude") -> dict[str, Any]:
+    def client_config(self, client: str = "claude", page: BrowserPage | None = None) -> dict[str, Any]:
         """Config for ``"claude"``, ``"vscode"``, ``"cursor"`` or ``"inspector"`` pointing at this kernel."""
-        return config_for(client, self.target())
+        return config_for(client, self.target(page))
 
     # ---- calls -----------------------------------------------------------------------------------
 

@@ -13,10 +13,10 @@ from tornado import web
 
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.clientconfig import CLIENTS
+from jupyter_mcp.hubenv import current_hub
 from jupyter_mcp.serverext.approvals import forward
 from jupyter_mcp.serverext.config import ConfigRequest, client_config
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
-from jupyter_mcp.serverext.hub import current_hub
 from jupyter_mcp.serverext.servers import describe_all
 from jupyter_mcp.serverext.services import Services
 
@@ -55,7 +55,9 @@ class ConfigHandler(_Base):
         kernel = self.get_query_argument("kernel", None)
         if bool(notebook) == bool(kernel):
             raise web.HTTPError(400, "give exactly one of notebook=PATH or kernel=ID", reason="Missing target")
-        request = ConfigRequest(client, notebook, kernel, self._public_origin(), self.base_url, self._token())
+        request = ConfigRequest(
+            client, notebook, kernel, self._public_origin(), self.base_url, self._token(), current_hub() is not None
+        )
         self.finish(json.dumps(client_config(request)))
 
     def _public_origin(self) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jupyter_mcp.clientconfig import ClientKind, Target, config_for, server_name, url_target
-from jupyter_mcp.serverext.servers import kernel_route, notebook_route
+from jupyter_mcp.hubenv import REMOTE_COMMAND
+from jupyter_mcp.routes import kernel_route, notebook_route
 from jupyter_mcp.serverext.shapes import ConfigReply
 
 TOKEN_PLACEHOLDER = "<JUPYTER_TOKEN>"  # noqa: S105 - a placeholder the user replaces, not a secret
@@ -21,6 +22,8 @@ class ConfigRequest:
     base_url: str
     token: str | None
     """The Jupyter token to embed; ``None`` puts a placeholder the user fills in."""
+    remote: bool = False
+    """The client runs on another machine (under JupyterHub): it starts its own ``jupyter-mcp``."""
 
 
 def client_config(request: ConfigRequest) -> ConfigReply:
@@ -36,10 +39,12 @@ def client_config(request: ConfigRequest) -> ConfigReply:
 
 def jupyter_target(request: ConfigRequest, url: str) -> Target:
     """HTTP clients send Jupyter's token header; Claude Desktop runs the stdio bridge to the same URL
-    (this server's ``jupyter-mcp``, by absolute path) with the token in its environment."""
+    (this server's ``jupyter-mcp``, by absolute path; under a hub the user's own) with the token in its
+    environment."""
     token = request.token or TOKEN_PLACEHOLDER
     name = server_name(request.notebook, request.kernel_id or "")
-    return url_target(name, url, {"Authorization": f"token {token}"}, token)
+    command = REMOTE_COMMAND if request.remote else None
+    return url_target(name, url, {"Authorization": f"token {token}"}, token, command=command)
 
 
 def _route(request: ConfigRequest) -> str:

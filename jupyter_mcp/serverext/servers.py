@@ -11,15 +11,13 @@ import asyncio
 import json
 from dataclasses import asdict
 from typing import Any
-from urllib.parse import quote
-
-from jupyter_server.utils import url_path_join
 
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp._wire.http import Exchange
 from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
+from jupyter_mcp.routes import kernel_route, notebook_route
 from jupyter_mcp.serverext.directory import Located
 from jupyter_mcp.serverext.shapes import (
     ClientEntry,
@@ -29,14 +27,6 @@ from jupyter_mcp.serverext.shapes import (
     ServerEntry,
     ToolEntry,
 )
-
-
-def kernel_route(base_url: str, kernel_id: str) -> str:
-    return url_path_join(base_url, "mcp/kernels", quote(kernel_id, safe=""))
-
-
-def notebook_route(base_url: str, path: str) -> str:
-    return url_path_join(base_url, "mcp/notebooks", quote(path, safe="/"))
 
 
 async def describe_all(located: list[Located], pool: ConnectionPool, base_url: str, within: float) -> list[ServerEntry]:

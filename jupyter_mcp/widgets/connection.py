@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 import traitlets
 
+from jupyter_mcp.hubenv import BrowserPage, current_hub
 from jupyter_mcp.widgets._base import PanelBox
 from jupyter_mcp.widgets._html import copy_button, esc, frame, heading, span, table
 from jupyter_mcp.widgets.model import ClientRow, client_rows
+from jupyter_mcp.widgets.page import PageProbe
 
 if TYPE_CHECKING:
     from jupyter_mcp.widgets.host import ServerHost
@@ -32,9 +34,16 @@ WHERE = {
 }
 
 
-def config_text(server: ServerHost, client: str) -> str:
+HUB_WHERE = (
+    "Under JupyterHub clients reach this notebook through the hub, with a JupyterHub token you make "
+    "(replace the &lt;…&gt; placeholder). Claude Desktop's entry runs <code>jupyter-mcp</code> on your own "
+    "machine: <code>pip install jupyter-live-mcp</code> there first (use its full path if Claude cannot find it)."
+)
+
+
+def config_text(server: ServerHost, client: str, page: BrowserPage | None = None) -> str:
     """What to paste for ``client``: JSON, or the Inspector's command line."""
-    config = server.client_config(client)
+    config = server.client_config(client, page)
     return str(config["command"]) if client == "inspector" else json.dumps(config, indent=2)
 
 
@@ -60,13 +69,15 @@ class ConnectionView(PanelBox):
         self.clients_view = widgets.HTML()
         self.client_choice = widgets.ToggleButtons(options=CLIENT_CHOICES, value="claude")
         self.config_view = widgets.HTML()
+        self.probe = PageProbe()
         endpoint_line = widgets.HBox([self.endpoint, self.reveal], layout=widgets.Layout(align_items="center"))
         parts = [endpoint_line, self.clients_view, widgets.HTML(heading("Client configuration"))]
-        super().__init__([*parts, self.client_choice, self.config_view])
+        super().__init__([*parts, self.client_choice, self.config_view, self.probe])
         self.add_class("jmcp-connection")
         widgets.link((self.reveal, "value"), (self, "revealed"))
         widgets.link((self.client_choice, "value"), (self, "client"))
         self.observe(lambda _change: self._render(), ["revealed", "client"])
+        self.probe.observe(lambda _change: self._render(), ["origin", "server_root"])
 
     def refresh(self) -> None:
         """Re-read the URL and the connected clients (called by the owning panel's throttle)."""
@@ -92,7 +103,7 @@ class ConnectionView(PanelBox):
         return table(["endpoint", "token"], [[url, f"<code>{shown}</code>"]], "jmcp-endpoint")
 
     def _config_html(self) -> str:
-        text = config_text(self.server, self.client)
+        text = config_text(self.server, self.client, self.probe.page())
         token = self.server.token
         needs_token = token in text
         shown = masked(text, token, self.revealed)
@@ -100,9 +111,12 @@ class ConnectionView(PanelBox):
             copy_button(text) if self.revealed or not needs_token else span("Reveal the token to copy", "jmcp-muted")
         )
         return (
-            f'<div class="jmcp-config"><div class="jmcp-muted">{WHERE[self.client]}</div>'
+            f'<div class="jmcp-config"><div class="jmcp-muted">{self._where()}</div>'
             f"<pre class='jmcp-pre'>{esc(shown)}</pre>{action}</div>"
         )
+
+    def _where(self) -> str:
+        return WHERE[self.client] + (" " + HUB_WHERE if current_hub() is not None else "")
 
     def fallback_text(self) -> str:
         clients = ", ".join(f"{c['name']} {c['version']}" for c in self.clients) or "none"

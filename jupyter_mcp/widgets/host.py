@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import mcp_types as mt
 
+    from jupyter_mcp.hubenv import BrowserPage
     from jupyter_mcp.tools.approvals import Approvals
     from jupyter_mcp.tools.events import Kind
     from jupyter_mcp.tools.history import CallHistory
@@ -68,7 +69,9 @@ class ServerHost(Protocol):
 
     def connected_clients(self) -> list[ConnectedClient]: ...
 
-    def client_config(self, client: str = "claude") -> dict[str, Any]: ...
+    def client_config(self, client: str = "claude", page: BrowserPage | None = None) -> dict[str, Any]:
+        """A client's config; ``page`` (where a browser shows the notebook) matters under JupyterHub."""
+        ...
 
     def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Future[mt.CallToolResult]:
         """Start a call from synchronous code (a widget callback) through the clients' call path."""

@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 import nbformat
 
+from jupyter_mcp.routes import url_join
 from tests.harness import free_port
 
 # Toasts and fetched news would cover widgets in screenshots; full windowing would leave
@@ -39,14 +40,6 @@ DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
 }
 READY_TIMEOUT = 90.0
-
-
-def url_path_join(*parts: str) -> str:
-    """Join URL path pieces with exactly one slash between them (like jupyter_server's helper)."""
-    joined = "/".join(part.strip("/") for part in parts if part.strip("/"))
-    leading = "/" if parts and parts[0].startswith("/") else ""
-    trailing = "/" if parts and parts[-1].endswith("/") and joined else ""
-    return leading + joined + trailing
 
 
 class JupyterLab:
@@ -93,13 +86,13 @@ class JupyterLab:
 
     def url(self, path: str = "lab", *, token: bool = True) -> str:
         """An address under the base URL, with ``?token=`` so a fresh browser is logged in."""
-        address = f"http://127.0.0.1:{self.port}" + url_path_join(self.base_url, path)
+        address = f"http://127.0.0.1:{self.port}" + url_join(self.base_url, path)
         return f"{address}{'&' if '?' in address else '?'}token={self.token}" if token else address
 
     def api(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """A REST call to the server, authenticated with the token."""
         headers = {"Authorization": f"token {self.token}", **kwargs.pop("headers", {})}
-        address = f"http://127.0.0.1:{self.port}" + url_path_join(self.base_url, path)
+        address = f"http://127.0.0.1:{self.port}" + url_join(self.base_url, path)
         return httpx.request(method, address, headers=headers, timeout=30, **kwargs)
 
     # ---- content ---------------------------------------------------------------------------------

@@ -174,3 +174,32 @@ async def check_card_history_try_it_toggle(lab: JupyterLab, lab_page: LabPage, a
         await lab_page.screenshot(panel, artifacts / "server-panel-dark.png")
     finally:
         await lab_page.set_theme("JupyterLab Light")
+
+
+PAGE_NOTEBOOK = "page.ipynb"
+PAGE_SEEN = '''\
+%%mcp_tool
+def page_seen() -> dict:
+    """What the server panel's page probe heard from the browser."""
+    probe = panel.connection.probe
+    return {"origin": probe.origin, "server_root": probe.server_root}'''
+
+
+async def test_the_server_panel_learns_where_the_browser_shows_it(lab: JupyterLab, lab_page: LabPage) -> None:
+    """page.js reports the page's origin and JupyterLab's server root (used for configs under JupyterHub)."""
+    setup = "%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()"
+    lab.write_notebook(PAGE_NOTEBOOK, [setup, PAGE_SEEN, "panel = server.panel()\npanel"])
+    try:
+        await lab_page.open_notebook(PAGE_NOTEBOOK)
+        await lab_page.run_all()
+        await expect(lab_page.page.locator(".jmcp-panel")).to_be_visible(timeout=SLOW)
+        url, token = kernel_endpoint(lab, PAGE_NOTEBOOK)
+        expected = {"origin": f"http://127.0.0.1:{lab.port}", "server_root": str(lab.root)}
+        async with http_client(url, token, mode="legacy") as client:
+            with anyio.fail_after(30):
+                while (seen := (await client.call_tool("page_seen", {})).structured_content) != expected:
+                    assert seen is not None
+                    assert seen["origin"] in ("", expected["origin"]), seen
+                    await anyio.sleep(0.2)
+    finally:
+        lab.close_sessions(PAGE_NOTEBOOK)

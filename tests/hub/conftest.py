@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -30,6 +31,11 @@ class StudentNotebook:
 
 
 def start_notebook(hub: Hub, user: str, path: str = NOTEBOOK) -> StudentNotebook:
+    # The notebook exists, as when a student opens it: Jupyter starts its kernel in its directory
+    # and tells the kernel its path (JPY_SESSION_NAME), which the kernel's client configs use.
+    notebook = hub.home(user) / path
+    notebook.parent.mkdir(parents=True, exist_ok=True)
+    notebook.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     body = {"path": path, "name": path.rsplit("/", 1)[-1], "type": "notebook", "kernel": {"name": "python3"}}
     reply = hub.api("POST", f"/user/{user}/api/sessions", body)
     assert reply.status_code == 201, reply.text

@@ -153,8 +153,39 @@ def test_the_config_a_student_copies_points_through_the_hub(
     placeholder = f"<a JupyterHub token from {hub.url}/hub/token with the scope access:servers!user=alice>"
     (entry,) = (body["config"].get("mcpServers") or body["config"]["servers"]).values()
     if client == "claude":
+        assert entry["command"] == "jupyter-mcp"  # runs on the student's machine, not the hub's
         assert entry["args"] == ["connect", "--url", route(hub, "alice")]
         assert entry["env"]["JUPYTER_MCP_TOKEN"] == placeholder
     else:
         assert entry["url"] == route(hub, "alice")
         assert entry["headers"] == {"Authorization": f"token {placeholder}"}
+
+
+async def test_the_server_panel_in_a_students_notebook_points_through_the_hub(
+    hub: Hub, notebooks: dict[str, StudentNotebook]
+) -> None:
+    """The kernel cannot know the hub's public address; the page showing its panel tells it."""
+    kernel = notebooks["alice"].kernel
+    kernel.run("import jupyter_mcp, json\n_connection = jupyter_mcp.get_server().panel().connection")
+    before = kernel.value("json.loads(jupyter_mcp.widgets.connection.config_text(_connection.server, 'vscode'))")
+    (entry,) = before["servers"].values()
+    assert entry["url"] == "<the JupyterHub address>" + route(hub, "alice").removeprefix(hub.url)
+    # What page.js writes from the browser (the browser test checks the script itself).
+    kernel.run(f"_connection.probe.origin = {hub.url!r}; _connection.probe.server_root = {str(hub.home('alice'))!r}")
+    config = kernel.value(
+        "json.loads(jupyter_mcp.widgets.connection.config_text(_connection.server, 'vscode', _connection.probe.page()))"
+    )
+    (entry,) = config["servers"].values()
+    assert entry["url"] == route(hub, "alice")
+    placeholder = f"<a JupyterHub token from {hub.url}/hub/token with the scope access:servers!user=alice>"
+    assert entry["headers"] == {"Authorization": f"token {placeholder}"}
+    panel_html = kernel.value("_connection.config_view.value")
+    assert "JupyterHub token" in panel_html
+    assert "pip install jupyter-live-mcp" in panel_html
+    async with http_client(entry["url"], hub.token("alice"), mode="legacy") as client:
+        assert (await client.call_tool("whoami", {})).structured_content == {"result": "alice"}
+    claude = kernel.value("_connection.server.client_config('claude', _connection.probe.page())")
+    (stdio,) = claude["mcpServers"].values()
+    assert stdio["command"] == "jupyter-mcp"  # the student's own, installed on their machine
+    assert stdio["args"] == ["connect", "--url", route(hub, "alice")]
+    assert stdio["env"] == {"JUPYTER_MCP_TOKEN": placeholder}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jupyter_mcp.serverext.hub import Hub, current_hub
+from jupyter_mcp.hubenv import Hub, current_hub
 
 
 def test_outside_a_hub_there_is_none() -> None:
@@ -13,7 +13,7 @@ def test_outside_a_hub_there_is_none() -> None:
 def test_the_public_origin_prefers_the_hubs_setting_then_the_proxys_headers() -> None:
     env = {"JUPYTERHUB_USER": "alice", "JUPYTERHUB_SERVICE_PREFIX": "/user/alice/"}
     hub = current_hub(env)
-    assert hub == Hub("alice", "/", None)
+    assert hub == Hub("alice", "/user/alice/", "/", None)
     assert hub.origin("https", "hub.example.org", "http://127.0.0.1:9") == "https://hub.example.org"
     assert hub.origin("https,http", "a.example, b", "x") == "https://a.example"
     assert hub.origin(None, None, "http://127.0.0.1:9") == "http://127.0.0.1:9"

@@ -11,6 +11,7 @@ from typing import Any
 import mcp_types as mt
 import pytest
 
+from jupyter_mcp.hubenv import BrowserPage
 from jupyter_mcp.tools import CallHistory, ToolServer
 from jupyter_mcp.widgets import ResourceCard, ServerPanel, ToolCard
 from jupyter_mcp.widgets.host import ServerHost
@@ -37,7 +38,7 @@ class PlainHost(ToolServer):
     def token(self) -> str:
         return "plain-token"
 
-    def client_config(self, client: str = "claude") -> dict[str, Any]:
+    def client_config(self, client: str = "claude", page: BrowserPage | None = None) -> dict[str, Any]:
         return {"mcpServers": {"plain": {"url": self.url}}}
 
     def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Future[mt.CallToolResult]:

@@ -1,0 +1,29 @@
+"""The server extension's stable routes for a kernel's or a notebook's MCP server.
+
+Shared by the server extension (which serves them) and the kernel (whose server panel, under
+JupyterHub, points clients at them); standard library only.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+
+def url_join(*pieces: str) -> str:
+    """Join URL path pieces with single slashes, keeping a leading and a trailing one (as Jupyter does)."""
+    initial = pieces[0].startswith("/")
+    final = pieces[-1].endswith("/")
+    joined = "/".join(piece.strip("/") for piece in pieces if piece.strip("/"))
+    if initial:
+        joined = "/" + joined
+    if final and joined != "/":
+        joined += "/"
+    return joined
+
+
+def kernel_route(base_url: str, kernel_id: str) -> str:
+    return url_join(base_url, "mcp/kernels", quote(kernel_id, safe=""))
+
+
+def notebook_route(base_url: str, path: str) -> str:
+    return url_join(base_url, "mcp/notebooks", quote(path, safe="/"))
