@@ -163,3 +163,30 @@ class PauseSwitch(widgets.ToggleButton):  # type: ignore[misc]
 
 def _call_text(pending: PendingCall) -> str:
     return f"{pending.tool}({json.dumps(pending.arguments, ensure_ascii=False)})"
+
+
+class ClientLimits(widgets.HBox):  # type: ignore[misc]
+    """One "read-only" checkbox per connected client: checked, the client may call read-only tools only."""
+
+    def __init__(self, server: ServerHost) -> None:
+        super().__init__()
+        self.server = server
+        self.boxes: dict[str, widgets.Checkbox] = {}
+        self.add_class("jmcp-client-limits")
+
+    def show(self, names: list[str]) -> None:
+        """Boxes for these client names (called when the connected clients are re-read)."""
+        limited = self.server.approvals.read_only_clients
+        for name in names:
+            if name not in self.boxes:
+                self.boxes[name] = self._box(name)
+            self.boxes[name].value = name in limited
+        self.children = [self.boxes[name] for name in names]
+        self.layout.display = None if names else "none"
+
+    def _box(self, name: str) -> widgets.Checkbox:
+        box = widgets.Checkbox(
+            description=f"{name}: read-only tools only", indent=False, layout=widgets.Layout(width="auto")
+        )
+        box.observe(lambda change: self.server.approvals.limit_client(name, read_only=change["new"]), "value")
+        return box

@@ -80,3 +80,19 @@ def test_a_question_renders_as_a_form_and_send_answers_it(server: NotebookServer
     question.form.inputs["table"].value = "sales"
     question.form.run()
     assert eventually(lambda: results)[0].content[0].text == "accept: sales"  # type: ignore[union-attr]
+
+
+def test_a_connected_client_can_be_limited_to_read_only_tools_from_the_panel(server: NotebookServer) -> None:
+    @server.tool
+    def drop_table() -> str:
+        return "dropped"
+
+    panel = ServerPanel(server)
+    first = call_in_thread(server, "drop_table", {})
+    assert eventually(lambda: first)  # the client is now known
+    box = eventually(lambda: panel.connection.limits.boxes.get("mcp"), what="the client's read-only box")
+    box.value = True
+    assert server.approvals.read_only_clients == {"mcp"}
+    second = call_in_thread(server, "drop_table", {})
+    refused = eventually(lambda: second)
+    assert "limited client 'mcp' to read-only tools" in refused[0].content[0].text  # type: ignore[union-attr]
