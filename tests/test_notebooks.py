@@ -69,6 +69,11 @@ def test_quickstart_runs_and_serves_an_outside_client(isolated_runtime: Path) ->
 
 
 SOLUTIONS = {
+    "01-quickstart.ipynb": '''%%mcp_tool
+def greet(name: str) -> str:
+    """Greets someone by name."""
+    return f"Hello, {name}!"
+''',
     "03-resources-and-prompts.ipynb": '''%%mcp_resource data://cities/{country}/names
 def city_names(country: str) -> str:
     """The names of one country's cities."""
