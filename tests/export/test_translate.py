@@ -136,7 +136,7 @@ def test_what_only_ipython_runs_is_reported_with_cell_and_line() -> None:
         "result = await fetch()\n\nasync def ok():\n    await fetch()",
         "import jupyter_mcp\nserver = jupyter_mcp.get_server()\nserver.history[-1]\nserver.url",
         "server = 3\ndef main():\n    pass",
-        "%load_ext autoreload\n%mcp pause\n%mcp_tool f --bogus",
+        "%load_ext autoreload\n%mcp frobnicate\n%mcp_tool f --bogus",
         "from jupyter_mcp import get_server\nfrom jupyter_mcp.kernel.server import NotebookServer",
         "%%mcp_tool\ndef a(): pass\ndef b(): pass",
     )
