@@ -181,7 +181,7 @@ def test_what_only_ipython_runs_is_reported_with_cell_and_line() -> None:
         "rename this 'server'",
         "rename this 'main'",
         "loads an IPython extension",
-        "%mcp pause has no meaning outside the notebook",
+        "%mcp frobnicate has no meaning outside the notebook",
         "%mcp_tool: unrecognized arguments: --bogus",
         "from jupyter_mcp import get_server: write jupyter_mcp.get_server",
         "jupyter_mcp.kernel.server is jupyter_mcp's notebook side",
