@@ -84,6 +84,14 @@ def test_main_thread_is_dropped_with_a_note() -> None:
     assert [(n.cell, n.line) for n in translation.notes] == [(1, 1)]
 
 
+def test_confirm_is_dropped_with_a_note() -> None:
+    translation = translate_notebook(notebook("%%mcp_tool --confirm --destructive\ndef f() -> int:\n    return 1"))
+    code = translation.cells[0].code
+    assert "confirm" not in code.split("\n", 1)[1]
+    assert code.startswith("# --confirm dropped: a server has no notebook user to allow its calls")
+    assert '@server.tool(annotations={"destructiveHint": True})' in code
+
+
 def test_line_magics_of_jupyter_mcp_become_calls_or_comments() -> None:
     source = exported(
         "%load_ext jupyter_mcp\nimport jupyter_mcp as jm\nserver = jm.get_server()",
