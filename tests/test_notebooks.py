@@ -204,3 +204,4 @@ def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None
     assert paused == "error: All tools are paused by the notebook user; try again later\n"
     limited = outputs_text(by_source['@jupyter_mcp.tool(annotations={"readOnlyHint": True})'])
     assert "limited client 'sales-agent' to read-only tools" in limited
+    assert outputs_text(by_source["from jupyter_mcp import Context"]) == "'archived south'"

@@ -278,6 +278,7 @@ class NotebookServer(ToolServer):
             version=__version__,
             clients=len(self.connected_clients()),
             calls=self.history.total_calls,
+            admin_token=self.approvals.admin_token,
         )
 
     def _resource_summary(self, item: AnyResource) -> discovery.ResourceSummary:

@@ -12,7 +12,7 @@ from typing import Any
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.http import Exchange
 from jupyter_mcp._wire.origin import split_url
-from jupyter_mcp.discovery import ServerInfo
+from jupyter_mcp.discovery import ADMIN_HEADER, ServerInfo
 
 
 async def forward(pool: ConnectionPool, info: ServerInfo, path: str, body: dict[str, Any]) -> tuple[int, Any]:
@@ -23,6 +23,7 @@ async def forward(pool: ConnectionPool, info: ServerInfo, path: str, body: dict[
         ("Host", origin.host_header),
         ("Authorization", f"Bearer {info.token}"),
         ("Content-Type", "application/json"),
+        (ADMIN_HEADER, info.admin_token or ""),
         ("Content-Length", str(len(data))),
     ]
     exchange = await Exchange.open(pool, origin, "POST", path, headers)

@@ -1,11 +1,14 @@
 """The HTTP side of approvals on the server's own (token-protected) app: answer a waiting call, pause.
 
-The Jupyter server extension forwards JupyterLab's clicks here with the kernel's bearer token:
+The Jupyter server extension forwards JupyterLab's clicks here with the kernel's bearer token and the
+admin token from the discovery file (``ADMIN_HEADER``), which MCP clients never get, so a client
+cannot answer its own calls:
 ``POST /approvals/<call_id>`` with an ``ApprovalAnswer``, ``POST /pause`` with ``{"paused": bool}``.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 from typing import Any, Literal, TypedDict
 
@@ -13,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from jupyter_mcp.discovery import ADMIN_HEADER
 from jupyter_mcp.tools.approvals import Approvals
 
 
@@ -30,7 +34,7 @@ def approval_routes(approvals: Approvals) -> list[Route]:
     """``/approvals/{call_id}`` and ``/pause`` for ``approvals``."""
 
     async def answer(request: Request) -> Response:
-        body = await _json_object(request)
+        body = await _admin_json(request, approvals)
         if isinstance(body, Response):
             return body
         pending = approvals.find(request.path_params["call_id"])
@@ -43,7 +47,7 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         return JSONResponse({"ok": True})
 
     async def pause(request: Request) -> Response:
-        body = await _json_object(request)
+        body = await _admin_json(request, approvals)
         if isinstance(body, Response):
             return body
         if not isinstance(body.get("paused"), bool):
@@ -69,6 +73,14 @@ def _apply(pending: Any, body: dict[str, Any]) -> None:
         pending.deny(reason, via="lab")
     else:
         raise ValueError('decision must be "allow" or "deny"')
+
+
+async def _admin_json(request: Request, approvals: Approvals) -> dict[str, Any] | Response:
+    """The JSON object body of a request that carries the admin token; else the error response."""
+    given = request.headers.get(ADMIN_HEADER, "")
+    if not hmac.compare_digest(given.encode(), approvals.admin_token.encode()):
+        return _error(403, "only the notebook's side answers approvals (through Jupyter), not an MCP client")
+    return await _json_object(request)
 
 
 async def _json_object(request: Request) -> dict[str, Any] | Response:

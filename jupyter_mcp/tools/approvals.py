@@ -16,6 +16,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -182,6 +183,8 @@ class Approvals:
     timeout: float = 300.0
     """Seconds a call waits for the notebook user before it is denied."""
     paused: bool = False
+    admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+    """What the approval routes ask for besides the MCP token: the notebook's side has it, clients do not."""
     _pending: dict[str, PendingCall] = field(default_factory=dict)
     _permissions: dict[str, float] = field(default_factory=dict)
     _read_only: set[str] = field(default_factory=set)

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import anyio
+import httpx
 import mcp_types as mt
 import pytest
 from tornado.httpclient import HTTPClientError
@@ -73,6 +74,28 @@ async def test_lab_allows_and_denies_a_waiting_call(
     assert text_of(denied) == "The notebook user declined the call of 'reset_sales': not before the audit"
     decisions = await notebook.value("[(r.decision.verdict, r.decision.via) for r in server.history]")
     assert decisions == [("allowed", "lab"), ("denied", "lab")]
+
+
+async def test_a_client_with_the_kernels_token_cannot_answer_its_own_call(
+    jp_fetch: Any, notebook: Notebook, server_url: str, jupyter_token: str
+) -> None:
+    await notebook.run(CONFIRM_TOOLS)
+    url, token = await notebook.value("(server.url, server.token)")
+    async with jupyter_client(kernel_url(server_url, notebook), jupyter_token, mode="legacy") as client:
+        call = asyncio.ensure_future(client.call_tool("reset_sales", {"region": "north"}))
+        pending = await waiting(jp_fetch)
+        base = url.removesuffix("/mcp")
+        headers = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient() as http:
+            self_approval = await http.post(
+                f"{base}/approvals/{pending['id']}", json={"decision": "allow"}, headers=headers
+            )
+            unpause = await http.post(f"{base}/pause", json={"paused": False}, headers=headers)
+        assert (self_approval.status_code, unpause.status_code) == (403, 403)
+        assert "not an MCP client" in self_approval.json()["error"]
+        assert not call.done()
+        await post(jp_fetch, notebook.kernel_id, "approvals", pending["id"], body={"decision": "deny"})
+        assert (await call).is_error
 
 
 async def test_lab_pause_switch_and_bad_requests(
