@@ -90,6 +90,9 @@ class NotebookServer(ToolServer):
             mask_error_details=self.settings.mask_error_details,
             dereference_schemas=self.settings.dereference_schemas,
             max_workers=self.settings.max_workers,
+            input_timeout=self.settings.input_timeout,
+            task_after=self.settings.task_after,
+            task_retention=self.settings.task_retention,
         )
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None

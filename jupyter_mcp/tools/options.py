@@ -17,6 +17,7 @@ import mcp_types as mt
 from jupyter_mcp.tools.errors import ToolDefinitionError
 
 RunOn = Literal["worker", "main"]
+TaskSupport = Literal["optional", "required"]
 
 
 class _Infer:
@@ -49,6 +50,8 @@ class ToolOptions(CommonOptions, total=False):
     strict: bool | None
     run_on: RunOn
     input_schema: Mapping[str, Any] | None
+    task: bool | TaskSupport
+    headers: Mapping[str, str] | None
 
 
 Completer = Callable[..., "Iterable[str] | Awaitable[Iterable[str]]"]
@@ -90,6 +93,8 @@ OPTION_HELP: dict[str, str] = {
     "strict": "Reject argument type mismatches instead of coercing ('10' -> 10).",
     "run_on": "'worker' (a thread; the default) or 'main' (the kernel's main thread, between cells).",
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
+    "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
+    "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",
 }
 """One sentence per tool option key: the API docs and the magic's ``--help`` both say this."""
 
