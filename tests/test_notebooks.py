@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -205,3 +206,31 @@ def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None
     limited = outputs_text(by_source['@jupyter_mcp.tool(annotations={"readOnlyHint": True})'])
     assert "limited client 'sales-agent' to read-only tools" in limited
     assert outputs_text(by_source["from jupyter_mcp import Context"]) == "'archived south'"
+
+
+def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path) -> None:
+    notebook = nbformat.read(NOTEBOOKS / "04-long-running-and-interactive-tools.ipynb", as_version=4)
+    client = NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    client.execute(env={**os.environ, "JUPYTER_RUNTIME_DIR": str(isolated_runtime)})
+    errors = [o for cell in notebook.cells for o in cell.get("outputs", []) if o["output_type"] == "error"]
+    assert errors == []
+    by_start = {cell.source.splitlines()[0]: cell for cell in notebook.cells if cell.cell_type == "code"}
+
+    def output_of(start: str) -> str:
+        return outputs_text(next(cell for first, cell in by_start.items() if first.startswith(start)))
+
+    asked = output_of("import mcp_types as mt")
+    for era in ("legacy", "auto"):  # the same tools answered in both eras
+        assert f"{era} Q1 in numbers" in asked
+        assert f"{era} Ada reviews 1 folder(s)" in asked
+    assert "deleted draft.csv" in asked
+    assert "'status': 'working'" in output_of("import httpx")
+    assert "('completed', {'epochs': 2, 'loss': 0.36})" in output_of("while (task")
+    assert "('input_required', ['scenarios'], 'task')" in output_of("asked =")
+    assert "('cancelled', 'simulated 3 scenario(s)')" in output_of("cancel_me")
+    history = outputs_text([cell for cell in notebook.cells if cell.source == "%mcp history"][-1])
+    assert re.search(r'ok +train\("epochs": 2\) .* task \S+', history)
+    assert re.search(r'cancelled train\("epochs": 60\) .* task \S+', history)
+    assert "north Q1: 1.2M" in output_of('async with client("auto")')

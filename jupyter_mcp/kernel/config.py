@@ -43,6 +43,15 @@ class JupyterMCP(Configurable):
     approval_timeout = Float(
         300.0, help="Seconds a call waits for the notebook user's approval before it is denied."
     ).tag(config=True)
+    input_timeout = Float(
+        600.0, help="Seconds a 2026-era call or a task waits for its client's answers before it expires."
+    ).tag(config=True)
+    task_after = Float(
+        0.5, help="Seconds a task tool runs before a client that supports tasks gets a task instead of waiting."
+    ).tag(config=True)
+    task_retention = Float(3600.0, help="Seconds a finished task stays readable after it last changed.").tag(
+        config=True
+    )
     switch_interval = Float(
         0.0005,
         allow_none=True,

@@ -93,6 +93,9 @@ class NotebookServer(ToolServer):
             max_workers=self.settings.max_workers,
             confirm=cast("ConfirmPolicy", self.settings.confirm),
             approval_timeout=self.settings.approval_timeout,
+            input_timeout=self.settings.input_timeout,
+            task_after=self.settings.task_after,
+            task_retention=self.settings.task_retention,
         )
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None

@@ -20,15 +20,28 @@ def _comma_set(text: str) -> set[str]:
     return {part.strip() for part in text.split(",") if part.strip()}
 
 
+def _header_pairs(text: str) -> dict[str, str]:
+    """``region=Region,priority=Priority`` -> ``{"region": "Region", "priority": "Priority"}``."""
+    pairs = [part.strip() for part in text.split(",") if part.strip()]
+    parsed = dict(part.partition("=")[::2] for part in pairs)
+    if not pairs or any("=" not in part for part in pairs) or not all(k and v for k, v in parsed.items()):
+        raise argparse.ArgumentTypeError(f"expected PARAMETER=Header pairs separated by commas, got {text!r}")
+    return {key.strip(): value.strip() for key, value in parsed.items()}
+
+
 @dataclass(frozen=True)
 class Flag:
-    """``--flag`` sets ``key``: to the given text (parsed by ``parse``) or, for a switch, to ``value``."""
+    """``--flag`` sets ``key``: to the given text (parsed by ``parse``) or, for a switch, to ``value``.
+
+    A flag with a ``bare`` value takes its text optionally: ``--task`` means ``bare``.
+    """
 
     flag: str
     key: str
     value: Any = None
     parse: Callable[[str], Any] | None = None
     help: str | None = None
+    bare: Any = None
 
     @property
     def dest(self) -> str:
@@ -37,6 +50,8 @@ class Flag:
     def argparse_options(self, help_table: Mapping[str, str]) -> dict[str, Any]:
         """Keyword arguments for ``add_argument(self.flag, ...)``."""
         text = self.help or help_table[self.key]
+        if self.bare is not None:
+            return {"nargs": "?", "const": self.bare, "type": self.parse or str, "help": text}
         if self.value is None:
             return {"type": self.parse or str, "help": text}
         return {"action": "store_true", "help": text}
@@ -109,6 +124,15 @@ TOOL_FLAGS = FlagSet(
         Flag("--main-thread", "run_on", "main", help="Run on the kernel's main thread, between cells."),
         Flag("--confirm", "confirm", True, help="Each client call waits for the notebook user to allow it."),
         COMMON_FLAGS[3],
+        Flag(
+            "--task",
+            "task",
+            bare="optional",
+            help="Long calls may become tasks for clients that support them (--task=required: only as a task).",
+        ),
+        Flag(
+            "--headers", "headers", parse=_header_pairs, help="Parameters sent as HTTP headers too: region=Region,..."
+        ),
     ),
     OPTION_HELP,
     frozenset({"name", "meta", "icons", "output_schema", "input_schema"}),

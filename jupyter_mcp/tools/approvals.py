@@ -217,10 +217,12 @@ class Approvals:
         with self._lock:
             self._questions[question.id] = question
         self._changed()
+        scope.waiting_note = ASKING_MESSAGE
         try:
             await Context(scope).report_progress(0, None, ASKING_MESSAGE)
             return await question.result(self.timeout)
         finally:
+            scope.waiting_note = None
             with self._lock:
                 self._questions.pop(question.id, None)
             self._changed()
@@ -318,10 +320,12 @@ class Approvals:
         with self._lock:
             self._pending[pending.id] = pending
         self._changed()
+        scope.waiting_note = WAITING_MESSAGE
         try:
             await Context(scope).report_progress(0, None, WAITING_MESSAGE)
             verdict, via, reason, minutes = await pending.answer(self.timeout)
         finally:
+            scope.waiting_note = None
             with self._lock:
                 self._pending.pop(pending.id, None)
             self._changed()

@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol, TypeVar
 import anyio
 import mcp_types as mt
 from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
 
 from jupyter_mcp.tools.approvals import Approvals
 from jupyter_mcp.tools.context import CallScope, Context
@@ -42,17 +43,21 @@ from jupyter_mcp.tools.events import (
     CallStarted,
     CallStatus,
     ClientInfo,
+    InputWait,
     Kind,
     LateResult,
+    TaskCreated,
 )
 from jupyter_mcp.tools.executors import Executor, UnavailableExecutor, WorkerExecutor
 from jupyter_mcp.tools.function import BoundCall, ParsedFunction
+from jupyter_mcp.tools.gate import InputGate
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.options import RunOn
 from jupyter_mcp.tools.prompts import PromptRegistry
 from jupyter_mcp.tools.registry import Registry, ToolRegistry
 from jupyter_mcp.tools.resources import Found, ResourceRegistry
 from jupyter_mcp.tools.results import text
+from jupyter_mcp.tools.runs import CallRun
 
 Source = Literal["client", "notebook"]
 _R = TypeVar("_R", mt.ReadResourceResult, mt.GetPromptResult)
@@ -152,6 +157,10 @@ class CallPath:
     def add_observer(self, observer: CallObserver) -> Callable[[], None]:
         return self._observers.add(observer)
 
+    def task_created(self, call_id: str, event: TaskCreated) -> None:
+        """Tell observers that call ``call_id`` became a task."""
+        self._notify("call_task", call_id, event)
+
     def _notify(self, method: str, *args: Any) -> None:
         self._observers.each(lambda observer: getattr(observer, method)(*args))
 
@@ -166,10 +175,34 @@ class CallPath:
         client: ClientInfo | None = None,
         source: Source = "client",
     ) -> mt.CallToolResult:
-        """Run one call end to end; always returns a result (errors as ``isError``)."""
+        """Run one call end to end; errors come back as ``isError`` results.
+
+        A tool that raises ``MCPError`` for a client call fails that call with the protocol error
+        (a JSON-RPC error); cancelling the awaiting task cancels the call.
+        """
+        return await self.start(name, arguments, request=request, client=client, source=source).task
+
+    def start(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        request: ServerRequestContext[Any, Any] | None = None,
+        client: ClientInfo | None = None,
+        source: Source = "client",
+        gate: InputGate | None = None,
+    ) -> CallRun[mt.CallToolResult]:
+        """Start a call as its own task on the running loop; the ``CallRun`` says how it goes.
+
+        With a ``gate`` the tool's questions wait there for answers (2026 era, tasks) instead of
+        going to the client as requests.
+        """
         args = dict(arguments or {})
         scope, started = self._begin(CallStarted("", name, args, client, time.time(), source, "tool", name), request)
-        call_id = scope.call_id
+        _gated(scope, gate)
+        return CallRun(scope, scope.loop.create_task(self._run(name, args, scope, started)))
+
+    async def _run(self, name: str, args: dict[str, Any], scope: CallScope, started: float) -> mt.CallToolResult:
         try:
             result, failure = await self._attempt(name, args, scope), None
         except ToolTimeoutError as exc:
@@ -178,13 +211,19 @@ class CallPath:
             failure = _Failure("error", str(exc), str(exc), _traceback_of(exc))
         except anyio.get_cancelled_exc_class():
             scope.cancel_event.set()
-            self._finish(call_id, started, _error_result("Call cancelled"), _Failure("cancelled", "", "cancelled"))
+            status = scope.stop_status
+            self._finish(scope.call_id, started, _error_result(f"Call {status}"), _Failure(status, "", status))
             raise
+        except MCPError as exc:
+            failure = _protocol_failure(exc)
+            if scope.request is not None:
+                self._finish(scope.call_id, started, _error_result(failure.message), failure)
+                raise  # the client gets the protocol error itself
         except Exception as exc:
             failure = self._unexpected(name, exc)
         if failure is not None:
             result = _error_result(failure.message)
-        self._finish(call_id, started, result, failure)
+        self._finish(scope.call_id, started, result, failure)
         return result
 
     async def read_resource(
@@ -209,7 +248,8 @@ class CallPath:
                 raise refused
             return await self._read(uri, found, scope)
 
-        return await self._served(started, request, attempt)
+        scope, began = self._begin(started, request)
+        return await self._served(scope, began, started, attempt)
 
     async def _read(self, uri: str, found: Found | None, scope: CallScope) -> mt.ReadResourceResult:
         if found is None:
@@ -230,6 +270,19 @@ class CallPath:
         source: Source = "client",
     ) -> mt.GetPromptResult:
         """Render prompt ``name``; raises ``UnknownPromptError``, ``ToolArgumentsError`` or ``PromptError``."""
+        return await self.start_prompt(name, arguments, request=request, client=client, source=source).task
+
+    def start_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        request: ServerRequestContext[Any, Any] | None = None,
+        client: ClientInfo | None = None,
+        source: Source = "client",
+        gate: InputGate | None = None,
+    ) -> CallRun[mt.GetPromptResult]:
+        """Start rendering prompt ``name`` as its own task; with a ``gate`` its questions wait there (2026 era)."""
         args = dict(arguments or {})
         prompt = self.prompts.get(name)
         started = CallStarted("", name, args, client, time.time(), source, "prompt", prompt.key if prompt else None)
@@ -241,22 +294,28 @@ class CallPath:
             value = await self._execute(prompt, bound, scope)
             return mt.GetPromptResult(description=prompt.description, messages=prompt.messages(value))
 
-        return await self._served(started, request, attempt)
+        scope, began = self._begin(started, request)
+        _gated(scope, gate)
+        return CallRun(scope, scope.loop.create_task(self._served(scope, began, started, attempt)))
 
     async def _served(
         self,
+        scope: CallScope,
+        started: float,
         event: CallStarted,
-        request: ServerRequestContext[Any, Any] | None,
         attempt: Callable[[CallScope], Awaitable[_R]],
     ) -> _R:
         """Run a read or a prompt get as one recorded call; a failure is recorded, then raised as a ToolError."""
-        scope, started = self._begin(event, request)
         try:
             result = await attempt(scope)
         except anyio.get_cancelled_exc_class():
             scope.cancel_event.set()
-            self._finish(scope.call_id, started, None, _Failure("cancelled", "", "cancelled"))
+            status = scope.stop_status
+            self._finish(scope.call_id, started, None, _Failure(status, "", status))
             raise
+        except MCPError as exc:
+            self._finish(scope.call_id, started, None, _protocol_failure(exc))
+            raise  # the client gets the protocol error itself (-32021, ...)
         except ToolError as exc:
             self._finish(scope.call_id, started, None, _Failure("error", str(exc), str(exc), _traceback_of(exc)))
             raise
@@ -279,6 +338,7 @@ class CallPath:
             loop=asyncio.get_running_loop(),
             on_progress=lambda e: self._notify("call_progress", call_id, e),
             on_log=lambda e: self._notify("call_log", call_id, e),
+            on_input=lambda asking: self._notify("call_input", call_id, InputWait(asking, time.time())),
         )
         self._notify("call_started", dataclasses.replace(event, call_id=call_id))
         return scope, time.perf_counter()
@@ -316,6 +376,7 @@ class CallPath:
 
     async def _execute(self, tool: Runnable, bound: BoundCall, scope: CallScope) -> Any:
         executor = self.executors[tool.run_on]
+        scope.is_async = tool.is_async  # how the Context asks the client: awaited, or blocking a worker
         late = _LateWatch(lambda e: self._notify("call_late_result", scope.call_id, e))
         with anyio.move_on_after(tool.timeout) as deadline:
             if tool.is_async:
@@ -354,6 +415,18 @@ class CallPath:
             for hook in self.hooks:
                 stack.enter_context(hook(scope))
             yield
+
+
+def _gated(scope: CallScope, gate: InputGate | None) -> None:
+    """Questions of the call wait in ``gate`` (the history shows what the call waits for)."""
+    scope.gate = gate
+    if gate is not None:
+        gate.listen(lambda pending: scope.on_input({key: asked.method for key, asked in pending.items()}))
+
+
+def _protocol_failure(exc: MCPError) -> _Failure:
+    message = f"protocol error {exc.error.code}: {exc.error.message}"
+    return _Failure("error", message, message, _traceback_of(exc))
 
 
 def _error_result(message: str) -> mt.CallToolResult:

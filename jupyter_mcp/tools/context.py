@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, get_args
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast, get_args
 
 import mcp_types as mt
 from mcp.server.connection import allowed_log_levels
@@ -17,15 +17,18 @@ from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel
 
+from jupyter_mcp.tools import inputs
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.errors import ToolError
 from jupyter_mcp.tools.events import ClientInfo, LogEvent, LogLevel, ProgressEvent
+from jupyter_mcp.tools.gate import InputGate, KeyRing
+from jupyter_mcp.tools.inputs import ElicitAnswer, InputRequest, RootsAnswer, SampleAnswer
 
 logger = logging.getLogger(__name__)
 
 _LEVELS: tuple[LogLevel, ...] = get_args(LogLevel)
 _SEND_TIMEOUT = 10.0
-_ResultT = TypeVar("_ResultT", bound=BaseModel)
+_AnswerT = TypeVar("_AnswerT", bound=BaseModel)
 
 
 @dataclass
@@ -39,9 +42,22 @@ class CallScope:
     loop: asyncio.AbstractEventLoop
     on_progress: Callable[[ProgressEvent], None]
     on_log: Callable[[LogEvent], None]
+    on_input: Callable[[dict[str, str]], None]
+    """Told what the call waits for (key -> method) whenever that changes; ``{}`` once answered."""
     cancel_event: threading.Event = field(default_factory=threading.Event)
+    is_async: bool = True
+    """Whether the tool is a coroutine function (its Context calls are awaited)."""
+    gate: InputGate | None = None
+    """Where the tool's questions wait for answers (2026 era, tasks); ``None``: ask the session directly."""
+    keys: KeyRing = field(default_factory=KeyRing)
+    asking: dict[str, str] = field(default_factory=dict)
+    """Requests sent straight to the client and not yet answered (2025 era), key -> method."""
+    stop_status: Literal["cancelled", "expired"] = "cancelled"
+    """How the call ends if its task is cancelled: by a client or the server, or for want of input."""
     notebook_user: NotebookUser | None = None
     """Who ``ctx.ask_notebook_user`` asks (the server's approvals); ``None`` outside a server."""
+    waiting_note: str | None = None
+    """What the call waits for besides the client (the notebook user's approval): a task's statusMessage."""
 
 
 class NotebookUser(Protocol):
@@ -58,11 +74,30 @@ class _Done:
         yield
 
 
+class _Pending(Generic[_AnswerT]):
+    """An answer still to come: what an async tool awaits (on the serving loop or its own)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, _AnswerT], home: asyncio.AbstractEventLoop) -> None:
+        self._coro = coro
+        self._home = home
+
+    def __await__(self) -> Generator[Any, None, _AnswerT]:
+        if asyncio.get_running_loop() is self._home:
+            return self._coro.__await__()
+        future = asyncio.run_coroutine_threadsafe(self._coro, self._home)
+        return asyncio.wrap_future(future).__await__()
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"{name!r}: an async tool must await the answer first (answer = await ctx.elicit(...))")
+
+
 class Context:
     """Handed to a tool that declares a parameter typed ``Context``; never part of its schema.
 
     Its methods work from async tools (``await ctx.info("...")``) and from sync tools running in
-    a worker or on the kernel's main thread (``ctx.info("...")``, no ``await`` needed).
+    a worker or on the kernel's main thread (``ctx.info("...")``, no ``await`` needed). Asking the
+    client (``elicit``, ``sample``, ``list_roots``) works in both protocol eras: a request to the
+    client during the call (2025) or an ``input_required`` round the call waits through (2026).
 
     Example::
 
@@ -139,7 +174,31 @@ class Context:
     def error(self, message: str, logger_name: str | None = None) -> Awaitable[None]:
         return self.log("error", message, logger_name)
 
-    async def sample(
+    @property
+    def client_capabilities(self) -> mt.ClientCapabilities | None:
+        """What the client declared it supports (per request in the 2026 era); ``None`` for notebook calls."""
+        request = self._scope.request
+        return None if request is None else request.session.client_capabilities
+
+    def elicit(self, message: str, schema: dict[str, Any] | type[BaseModel], *, key: str | None = None) -> ElicitAnswer:
+        """Ask the user for structured input through the client (form elicitation).
+
+        ``schema`` is a flat JSON object schema or a pydantic model; the answer has ``action``
+        (``accept``/``decline``/``cancel``) and ``content``. ``key`` names the request in the
+        2026 era's ``inputRequests`` (default ``elicitation-1``, ``elicitation-2``...). Async tools
+        ``await`` it (requests awaited together with ``asyncio.gather`` go out together); sync
+        tools call it plainly and their thread waits for the answer.
+
+        Example::
+
+            answer = await ctx.elicit("Overwrite the file?", {"type": "object", "properties": {}})
+            if answer.action != "accept":
+                return "kept"
+        """
+        request = inputs.elicitation(self._key(key, "elicitation"), message, schema)
+        return self._ask(request, ElicitAnswer)
+
+    def sample(
         self,
         messages: str | Sequence[str | mt.SamplingMessage],
         *,
@@ -147,33 +206,31 @@ class Context:
         system_prompt: str | None = None,
         temperature: float | None = None,
         model_preferences: mt.ModelPreferences | None = None,
-    ) -> mt.CreateMessageResult:
-        """Ask the client's LLM for a completion (2025-era sessions whose client supports sampling).
+        key: str | None = None,
+    ) -> SampleAnswer:
+        """Ask the client's LLM for a completion (the client must support sampling).
 
         Example::
 
             reply = await ctx.sample("Summarize: " + text, max_tokens=100)
             summary = reply.content.text
         """
-        params = mt.CreateMessageRequestParams(
-            messages=_sampling_messages(messages),
+        request = inputs.sampling(
+            self._key(key, "sampling"),
+            messages,
             max_tokens=max_tokens,
             system_prompt=system_prompt,
             temperature=temperature,
             model_preferences=model_preferences,
         )
-        request = mt.CreateMessageRequest(params=params)
-        return await self._request(request, mt.CreateMessageResult, "sampling")
+        return self._ask(request, SampleAnswer)
 
-    async def elicit(self, message: str, schema: dict[str, Any] | type[BaseModel]) -> mt.ElicitResult:
-        """Ask the user for structured input through the client (form elicitation).
+    def list_roots(self, *, key: str | None = None) -> RootsAnswer:
+        """The client's roots (directories or files it exposes); the client must support roots."""
+        return self._ask(inputs.roots(self._key(key, "roots")), RootsAnswer)
 
-        ``schema`` is a flat JSON object schema or a pydantic model. The result has ``action``
-        (``accept``/``decline``/``cancel``) and ``content``.
-        """
-        requested = schema.model_json_schema() if isinstance(schema, type) else dict(schema)
-        params = mt.ElicitRequestFormParams(message=message, requested_schema=requested)
-        return await self._request(mt.ElicitRequest(params=params), mt.ElicitResult, "elicitation")
+    def _key(self, key: str | None, capability: inputs.Capability) -> str:
+        return self._scope.keys.claim(key, capability)
 
     def ask_notebook_user(self, message: str, schema: dict[str, Any] | type[BaseModel]) -> Any:
         """Ask the notebook's user (not the client) for a small form; the call waits for the answer.
@@ -193,30 +250,56 @@ class Context:
             raise ToolError("ask_notebook_user needs a server with a notebook user; this call has none")
         requested = schema.model_json_schema() if isinstance(schema, type) else dict(schema)
         asking = user.ask(self._scope, message, requested)
-        loop = self._scope.loop
+        if self._scope.is_async:
+            return cast(mt.ElicitResult, _Pending(asking, self._scope.loop))
+        # A sync tool: this thread waits for the answer; the server keeps serving.
+        return asyncio.run_coroutine_threadsafe(asking, self._scope.loop).result()
+
+    def _ask(self, request: InputRequest, answer_type: type[_AnswerT]) -> _AnswerT:
+        coro = self._answer(request, answer_type)
+        if self._scope.is_async:
+            return cast(_AnswerT, _Pending(coro, self._scope.loop))
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        if running is loop:
-            return asking
-        future = asyncio.run_coroutine_threadsafe(asking, loop)
-        if running is None:
-            return future.result()  # a sync tool in a worker (or on the main thread) waits here
-        return asyncio.wrap_future(future)
+        if running is self._scope.loop:
+            coro.close()
+            raise RuntimeError("a sync tool's Context cannot wait for input on the serving loop")
+        # A sync tool: this thread waits for the answer; the server keeps serving.
+        return asyncio.run_coroutine_threadsafe(coro, self._scope.loop).result()
 
-    async def _request(self, request: Any, result_type: type[_ResultT], feature: str) -> _ResultT:
+    async def _answer(self, request: InputRequest, answer_type: type[_AnswerT]) -> _AnswerT:
         scope_request = self._scope.request
         if scope_request is None:
-            raise ToolError(f"{feature} needs an MCP client; this call came from the notebook")
+            raise inputs.no_client(request.capability)
+        if not inputs.has_capability(scope_request.session.client_capabilities, request.capability):
+            raise inputs.missing_capability(request.capability)
+        gate = self._scope.gate
+        if gate is not None:
+            answer: BaseModel = await gate.ask(request)
+        else:
+            answer = await self._request_directly(scope_request, request)
+        return answer_type.model_validate(answer.model_dump(by_alias=True, mode="json"), by_name=False)
+
+    async def _request_directly(
+        self, scope_request: ServerRequestContext[Any, Any], request: InputRequest
+    ) -> BaseModel:
+        """2025 era: a server-to-client request during the call (the history shows the call waiting)."""
+        asking = self._scope.asking
+        asking[request.key] = request.method
+        self._scope.on_input(dict(asking))
         metadata = ServerMessageMetadata(related_request_id=scope_request.request_id)
         try:
-            return await scope_request.session.send_request(request, result_type, metadata=metadata)
+            return await scope_request.session.send_request(request.request, request.answer_type, metadata=metadata)
         except NoBackChannelError:
             raise ToolError(
-                f"{feature} is not available: this client's protocol ({scope_request.protocol_version}) "
-                "does not let the server send it requests during a call"
+                f"{request.capability} is not available: this client's protocol "
+                f"({scope_request.protocol_version}) cannot take server requests on this transport"
             ) from None
+        finally:
+            del asking[request.key]
+            self._scope.on_input(dict(asking))
 
     def _send(self, coro: Coroutine[Any, Any, None]) -> Awaitable[None]:
         loop = self._scope.loop
@@ -236,16 +319,6 @@ class Context:
                 logger.warning("a notification from tool %r took over %ss to send", self.tool_name, _SEND_TIMEOUT)
             return _Done()
         return asyncio.wrap_future(future)
-
-
-def _sampling_messages(messages: str | Sequence[str | mt.SamplingMessage]) -> list[mt.SamplingMessage]:
-    items = [messages] if isinstance(messages, str) else list(messages)
-    return [
-        m
-        if isinstance(m, mt.SamplingMessage)
-        else mt.SamplingMessage(role="user", content=mt.TextContent(type="text", text=m))
-        for m in items
-    ]
 
 
 async def _guarded(coro: Coroutine[Any, Any, None]) -> None:

@@ -12,7 +12,8 @@ from typing import Any, Literal, Protocol
 
 import mcp_types as mt
 
-CallStatus = Literal["ok", "error", "timeout", "cancelled"]
+CallStatus = Literal["ok", "error", "timeout", "cancelled", "expired"]
+"""``expired``: the call waited for the client's input longer than the server's ``input_timeout``."""
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 
@@ -73,6 +74,22 @@ class LogEvent:
 
 
 @dataclass(frozen=True)
+class InputWait:
+    """The call waits for the client to answer ``requests`` (key -> method); empty once answered."""
+
+    requests: dict[str, str]
+    at: float
+
+
+@dataclass(frozen=True)
+class TaskCreated:
+    """The call became a task (the tasks extension): the client polls ``task_id`` for its outcome."""
+
+    task_id: str
+    at: float
+
+
+@dataclass(frozen=True)
 class CallFinished:
     status: CallStatus
     duration: float
@@ -96,6 +113,8 @@ class CallObserver(Protocol):
     def call_started(self, event: CallStarted) -> None: ...
     def call_progress(self, call_id: str, event: ProgressEvent) -> None: ...
     def call_log(self, call_id: str, event: LogEvent) -> None: ...
+    def call_input(self, call_id: str, event: InputWait) -> None: ...
+    def call_task(self, call_id: str, event: TaskCreated) -> None: ...
     def call_finished(self, call_id: str, event: CallFinished) -> None: ...
     def call_late_result(self, call_id: str, event: LateResult) -> None: ...
 
@@ -110,6 +129,12 @@ class BaseCallObserver:
         return None
 
     def call_log(self, call_id: str, event: LogEvent) -> None:
+        return None
+
+    def call_input(self, call_id: str, event: InputWait) -> None:
+        return None
+
+    def call_task(self, call_id: str, event: TaskCreated) -> None:
         return None
 
     def call_finished(self, call_id: str, event: CallFinished) -> None:

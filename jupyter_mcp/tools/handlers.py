@@ -5,8 +5,9 @@ schemas and result conversion (what this package replaces with FastMCP semantics
 broadcast ``list_changed`` on registry changes; the low-level server lets the registries own the
 components and this module own the protocol surface.
 
-Lists are paginated by the server's ``page_size``; tool calls, resource reads and prompt gets go
-through the call path (so each is recorded); their failures become the spec's JSON-RPC errors:
+Lists are paginated by the server's ``page_size``; tool calls (through ``CallFlow``: multi-round
+input and tasks), resource reads and prompt gets go through the call path (so each is recorded);
+their failures become the spec's JSON-RPC errors:
 an unknown resource is -32002 with ``data.uri`` for 2025-era clients and -32602 from 2026-07-28
 (SEP-2164), bad arguments and unknown prompts -32602, a failing function -32603 with its message.
 """
@@ -35,8 +36,10 @@ from jupyter_mcp.tools.errors import (
     ToolError,
     UnknownPromptError,
 )
+from jupyter_mcp.tools.mrtr import state_boundary
 from jupyter_mcp.tools.resources import Resource, ResourceTemplate
 from jupyter_mcp.tools.sessions import client_info_of, subscriptions_of
+from jupyter_mcp.tools.tasks import TASKS_EXTENSION, TaskParams, TaskUpdateParams
 from jupyter_mcp.tools.wirecheck import explain_invalid_params
 
 if TYPE_CHECKING:
@@ -50,11 +53,27 @@ RESOURCE_NOT_FOUND_2025 = -32002
 
 
 class _LowLevelServer(Server[Any]):
-    """Advertises ``listChanged: true`` for tools, resources and prompts in the 2025-era handshake.
+    """Advertises ``listChanged: true`` for tools, resources and prompts in the 2025-era handshake,
+    and the tasks extension in the 2026 era.
 
     Without this the SDK's session manager builds its init options from a default
-    ``NotificationOptions()`` and advertises ``false``.
+    ``NotificationOptions()`` and advertises ``false``. The tasks extension is served to 2026-era
+    clients only (``server/discover``); 2025-era sessions call task tools like any other.
     """
+
+    def get_capabilities(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+        *,
+        protocol_version: str | None = None,
+    ) -> mt.ServerCapabilities:
+        if protocol_version in MODERN_PROTOCOL_VERSIONS:
+            extensions = {**(extensions or self.extensions), TASKS_EXTENSION: {}}
+        return super().get_capabilities(
+            notification_options, experimental_capabilities, extensions, protocol_version=protocol_version
+        )
 
     def create_initialization_options(
         self,
@@ -76,7 +95,6 @@ def build_lowlevel(server: ToolServer, name: str, version: str, instructions: st
         version=version,
         instructions=instructions,
         on_list_tools=handlers.list_tools,
-        on_call_tool=handlers.call_tool,
         on_list_resources=handlers.list_resources,
         on_list_resource_templates=handlers.list_templates,
         on_read_resource=handlers.read_resource,
@@ -89,8 +107,15 @@ def build_lowlevel(server: ToolServer, name: str, version: str, instructions: st
         get_tool_input_schema=handlers.input_schema,
     )
     lowlevel.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, handlers.set_level)
+    # Registered here rather than as on_call_tool=: a call may also answer with a CreateTaskResult or
+    # an InputRequiredResult (see callflow.py).
+    lowlevel.add_request_handler("tools/call", mt.CallToolRequestParams, server.flow)
+    lowlevel.add_request_handler("tasks/get", TaskParams, server.tasks.get)
+    lowlevel.add_request_handler("tasks/update", TaskUpdateParams, server.tasks.update)
+    lowlevel.add_request_handler("tasks/cancel", TaskParams, server.tasks.cancel)
     # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-    lowlevel.middleware = [server.clients_tracker, explain_invalid_params, server.list_cache]
+    boundary = state_boundary(name, server.suspended.timeout)
+    lowlevel.middleware = [server.clients_tracker, explain_invalid_params, server.list_cache, boundary]
     return lowlevel
 
 
@@ -106,9 +131,6 @@ class Handlers:
         page, cursor = self._page(self.server.registry.visible(), params)
         deref = self.server.dereference_schemas
         return mt.ListToolsResult(tools=[t.to_mcp(dereference_schemas=deref) for t in page], next_cursor=cursor)
-
-    async def call_tool(self, ctx: Ctx, params: mt.CallToolRequestParams) -> mt.CallToolResult:
-        return await self.server.calls.call(params.name, params.arguments, request=ctx, client=client_info_of(ctx))
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self.server.registry.get(name)
@@ -152,11 +174,11 @@ class Handlers:
         page, cursor = self._page(self.server.prompt_registry.visible(), params)
         return mt.ListPromptsResult(prompts=[p.to_mcp() for p in page], next_cursor=cursor)
 
-    async def get_prompt(self, ctx: Ctx, params: mt.GetPromptRequestParams) -> mt.GetPromptResult:
+    async def get_prompt(
+        self, ctx: Ctx, params: mt.GetPromptRequestParams
+    ) -> mt.GetPromptResult | mt.InputRequiredResult:
         try:
-            return await self.server.calls.get_prompt(
-                params.name, params.arguments, request=ctx, client=client_info_of(ctx)
-            )
+            return await self.server.flow.get_prompt(ctx, params)
         except ToolError as exc:
             raise protocol_error(exc, ctx.protocol_version) from None
 

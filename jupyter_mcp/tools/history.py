@@ -21,16 +21,19 @@ from jupyter_mcp.tools.events import (
     CallFinished,
     CallOutcome,
     CallStarted,
+    InputWait,
     Kind,
     LateResult,
     LogEvent,
     ProgressEvent,
+    TaskCreated,
     era_of,
 )
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.results import jsonable
 
-RecordStatus = Literal["running", "ok", "error", "timeout", "cancelled"]
+RecordStatus = Literal["running", "waiting", "ok", "error", "timeout", "cancelled", "expired"]
+"""``waiting``: the call waits for the client's answers to its input requests (``CallRecord.waiting``)."""
 HistoryEvent = Literal["started", "updated", "finished", "cleared", "kept"]
 HistoryObserver = Callable[[HistoryEvent, "CallRecord | None"], None]
 TRUNCATED = "…[truncated {} more characters]"
@@ -74,6 +77,10 @@ class CallRecord:
     """Kept as a test: ``export`` replays it (``CallHistory.keep``)."""
     decision: Decision | None = None
     """Who allowed or denied the call, how and when, when it needed the notebook user's approval."""
+    waiting: dict[str, str] = field(default_factory=dict)
+    """Input requests the call waits on, key -> method (``elicitation/create``, ...)."""
+    task_id: str | None = None
+    """Set when the call became a task (the tasks extension): clients poll it by this id."""
 
     @property
     def era(self) -> str | None:
@@ -140,7 +147,7 @@ class CallHistory(BaseCallObserver):
 
     def clear(self) -> None:
         with self._lock:
-            self._records = OrderedDict((k, r) for k, r in self._records.items() if r.status == "running")
+            self._records = OrderedDict((k, r) for k, r in self._records.items() if r.status in ("running", "waiting"))
         self._emit("cleared", None)
 
     # ---- observing -------------------------------------------------------------------------------
@@ -199,6 +206,17 @@ class CallHistory(BaseCallObserver):
     def call_log(self, call_id: str, event: LogEvent) -> None:
         self._update(call_id, lambda r: r.logs.append(event))
 
+    def call_input(self, call_id: str, event: InputWait) -> None:
+        def wait(record: CallRecord) -> None:
+            if record.status in ("running", "waiting"):
+                record.waiting = dict(event.requests)
+                record.status = "waiting" if event.requests else "running"
+
+        self._update(call_id, wait)
+
+    def call_task(self, call_id: str, event: TaskCreated) -> None:
+        self._update(call_id, lambda r: setattr(r, "task_id", event.task_id))
+
     def call_finished(self, call_id: str, event: CallFinished) -> None:
         def finish(record: CallRecord) -> None:
             structured, blocks = outcome_parts(event.result)
@@ -209,6 +227,7 @@ class CallHistory(BaseCallObserver):
             record.content = [self._clip_block(block) for block in blocks]
             record.error = event.error
             record.traceback = event.traceback
+            record.waiting = {}
 
         self._update(call_id, finish, "finished")
 
@@ -329,6 +348,8 @@ def format_record(record: CallRecord) -> str:
     line = f"#{record.number:<4} {when}  {record.status:<9} {kind}{called}  {duration}  [{who}]{kept}"
     if record.decision is not None:
         line += f"\n          {record.decision.summary()}"
+    if record.task_id:
+        line += f"  task {record.task_id}"
     if record.error:
         line += f"\n          {_short_error(record.error)}"
     return line

@@ -17,6 +17,7 @@ import mcp_types as mt
 from jupyter_mcp.tools.errors import ToolDefinitionError
 
 RunOn = Literal["worker", "main"]
+TaskSupport = Literal["optional", "required"]
 
 
 class _Infer:
@@ -50,6 +51,8 @@ class ToolOptions(CommonOptions, total=False):
     run_on: RunOn
     input_schema: Mapping[str, Any] | None
     confirm: bool | None
+    task: bool | TaskSupport
+    headers: Mapping[str, str] | None
 
 
 Completer = Callable[..., "Iterable[str] | Awaitable[Iterable[str]]"]
@@ -92,6 +95,8 @@ OPTION_HELP: dict[str, str] = {
     "run_on": "'worker' (a thread; the default) or 'main' (the kernel's main thread, between cells).",
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
     "confirm": "Each client call waits for the notebook user to allow it (None follows the server's confirm setting).",
+    "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
+    "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",
 }
 """One sentence per tool option key: the API docs and the magic's ``--help`` both say this."""
 

@@ -17,11 +17,13 @@ from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp.tools.approvals import Approvals, ConfirmPolicy, NotebookQuestion, PendingCall
+from jupyter_mcp.tools.callflow import CallFlow
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver, Kind
 from jupyter_mcp.tools.eventstore import EventStores
 from jupyter_mcp.tools.handlers import build_lowlevel
 from jupyter_mcp.tools.listcache import ListCache
+from jupyter_mcp.tools.mrtr import SuspendedCalls
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.options import PromptOptions, ResourceOptions, ToolOptions
 from jupyter_mcp.tools.prompts import Prompt, PromptRegistry
@@ -36,6 +38,7 @@ from jupyter_mcp.tools.resources import (
 from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
 from jupyter_mcp.tools.stats import ToolStats
 from jupyter_mcp.tools.status import status as server_status
+from jupyter_mcp.tools.tasks import TaskStore
 from jupyter_mcp.tools.tool import Tool
 
 AnyFunction = Callable[..., Any]
@@ -79,6 +82,9 @@ class ToolServer:
         max_workers: int = 16,
         confirm: ConfirmPolicy = "never",
         approval_timeout: float = 300.0,
+        input_timeout: float = 600.0,
+        task_after: float = 0.5,
+        task_retention: float = 3600.0,
     ) -> None:
         self.name = name
         self.registry = ToolRegistry(on_duplicate)
@@ -93,6 +99,11 @@ class ToolServer:
         )
         self.confirm = confirm
         self.approval_timeout = approval_timeout
+        self.suspended = SuspendedCalls(input_timeout)
+        """2026-era calls waiting for their client's answers (see mrtr.py)."""
+        self.tasks = TaskStore(self.calls.task_created, retention=task_retention, input_timeout=input_timeout)
+        """Calls running as tasks (see tasks.py)."""
+        self.flow = CallFlow(self.calls, self.suspended, self.tasks, task_after)
         self.list_cache = ListCache(LISTS)
         self.dereference_schemas = dereference_schemas
         self.page_size = page_size

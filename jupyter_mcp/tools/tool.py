@@ -16,7 +16,8 @@ from pydantic import ValidationError
 from jupyter_mcp.tools.content import ToolResult
 from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError, ToolOutputError
 from jupyter_mcp.tools.function import WRAP_RESULT_KEY, BoundCall, ParsedFunction, bound_call, parse_function
-from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, ToolOptions, check_option_keys
+from jupyter_mcp.tools.headers import with_param_headers
+from jupyter_mcp.tools.options import INFER, OPTION_HELP, RunOn, TaskSupport, ToolOptions, check_option_keys
 from jupyter_mcp.tools.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.schema import dereference
 from jupyter_mcp.tools.verbatim import VerbatimSchema
@@ -58,6 +59,10 @@ class Tool:
     """The ``input_schema=`` given at registration: advertised as is, and checked on every call."""
     confirm: bool | None = None
     """Whether client calls wait for the notebook user; ``None`` follows the server's ``confirm`` setting."""
+    task: TaskSupport | None = None
+    """Whether a call may become a task (the tasks extension): ``"optional"``, ``"required"`` or never."""
+    param_headers: dict[str, str] | None = None
+    """Parameter -> header name, mirrored by 2026-era clients as ``Mcp-Param-<name>``."""
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
@@ -69,6 +74,8 @@ class Tool:
         timeout, run_on = options.get("timeout"), options.get("run_on", "worker")
         _check_options(parsed.name, timeout, run_on)
         description, meta, icons = options.get("description"), options.get("meta"), options.get("icons")
+        verbatim = VerbatimSchema.for_function(parsed, given_schema) if given_schema is not None else None
+        headers = options.get("headers")
         return cls(
             parsed=parsed,
             name=parsed.name,
@@ -84,8 +91,10 @@ class Tool:
             enabled=options.get("enabled", True),
             strict=options.get("strict"),
             run_on=run_on,
-            verbatim=VerbatimSchema.for_function(parsed, given_schema) if given_schema is not None else None,
             confirm=options.get("confirm"),
+            verbatim=verbatim,
+            task=_task_support(parsed.name, options.get("task", False)),
+            param_headers=_param_headers(parsed.name, verbatim.schema if verbatim else parsed.input_schema, headers),
         )
 
     @property
@@ -101,10 +110,14 @@ class Tool:
     def is_async(self) -> bool:
         return self.parsed.is_async
 
-    @property
+    @cached_property
     def input_schema(self) -> dict[str, Any]:
-        """What clients are told to send: the ``input_schema=`` given, else the one built from the signature."""
-        return self.verbatim.schema if self.verbatim is not None else self.parsed.input_schema
+        """What clients are told to send: the ``input_schema=`` given, else the one built from the signature.
+
+        Parameters named in ``headers=`` carry ``x-mcp-header``.
+        """
+        schema = self.verbatim.schema if self.verbatim is not None else self.parsed.input_schema
+        return with_param_headers(self.name, schema, self.param_headers) if self.param_headers else schema
 
     def to_mcp(self, *, dereference_schemas: bool = True) -> mt.Tool:
         """The ``tools/list`` entry for this tool."""
@@ -126,7 +139,7 @@ class Tool:
             name=self.name,
             title=self.title,
             description=self.description or "",
-            input_schema=self.verbatim.schema if self.verbatim is not None else transform(self.input_schema),
+            input_schema=self.input_schema if self.verbatim is not None else transform(self.input_schema),
             output_schema=transform(self.output_schema) if self.output_schema is not None else None,
             icons=self.icons,
             annotations=self.annotations,
@@ -268,6 +281,23 @@ def _check_options(name: str, timeout: float | None, run_on: str) -> None:
         raise ToolDefinitionError(f"tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}")
     if run_on not in ("worker", "main"):
         raise ToolDefinitionError(f"tool {name!r}: run_on must be 'worker' or 'main', got {run_on!r}")
+
+
+def _task_support(name: str, value: bool | TaskSupport) -> TaskSupport | None:
+    if value is True or value == "optional":
+        return "optional"
+    if value is False or value is None:
+        return None
+    if value == "required":
+        return "required"
+    raise ToolDefinitionError(f"tool {name!r}: task must be True, False, 'optional' or 'required', got {value!r}")
+
+
+def _param_headers(name: str, schema: Mapping[str, Any], headers: Mapping[str, str] | None) -> dict[str, str] | None:
+    if not headers:
+        return None
+    with_param_headers(name, schema, headers)  # refuses bad declarations now, not at listing
+    return dict(headers)
 
 
 def _annotations(value: mt.ToolAnnotations | Mapping[str, Any] | None) -> mt.ToolAnnotations | None:

@@ -25,6 +25,8 @@ CSS = """
 .jmcp-status-timeout { color: var(--jp-warn-color1); }
 .jmcp-status-cancelled { color: var(--jp-ui-font-color2); }
 .jmcp-status-running { color: var(--jp-brand-color1); }
+.jmcp-status-waiting { color: var(--jp-warn-color1); }
+.jmcp-status-expired { color: var(--jp-ui-font-color2); }
 .jmcp-head { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
 .jmcp-name { font-family: var(--jp-code-font-family); font-weight: 600; font-size: var(--jp-ui-font-size2); }
 .jmcp-title { font-size: var(--jp-ui-font-size2); }
@@ -38,6 +40,7 @@ CSS = """
 .jmcp-badge-disabled { background: var(--jp-layout-color3); }
 .jmcp-badge-destructive { border-color: var(--jp-error-color1); color: var(--jp-error-color1); }
 .jmcp-badge-tag { border-style: dashed; }
+.jmcp-badge-task { border-color: var(--jp-brand-color1); color: var(--jp-brand-color1); }
 .jmcp-description { margin: 4px 0; white-space: pre-wrap; }
 .jmcp h4 { margin: 10px 0 3px; font-size: var(--jp-ui-font-size0); font-weight: 600;
   color: var(--jp-ui-font-color2); text-transform: uppercase; letter-spacing: 0.05em; }

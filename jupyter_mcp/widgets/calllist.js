@@ -46,6 +46,11 @@ function nameCell(row) {
   cell.title = row.tool;
   if (row.kind !== "tool") cell.append(el("span", "jmcp-kind", row.kind));
   cell.append(row.tool);
+  if (row.task) {
+    const task = el("span", "jmcp-badge jmcp-badge-task", "task");
+    task.title = `task ${row.task}`;
+    cell.append(" ", task);
+  }
   return cell;
 }
 

@@ -84,6 +84,7 @@ def header_html(tool: Tool, status: str) -> str:
     parts += annotation_badges(tool)
     if tool.confirm:
         parts.append(badge("asks first", "destructive", "confirm: each client call waits for your approval"))
+    parts += protocol_badges(tool)
     parts += tag_badges(tool.tags)
     limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
     parts.append(span(f"{RUNS_ON[tool.run_on, tool.is_async]} · {limit}", "jmcp-muted"))
@@ -105,6 +106,18 @@ def annotation_badges(tool: Tool) -> list[str]:
     if hints.open_world_hint is not None:
         world = "open-world" if hints.open_world_hint else "closed-world"
         badges.append(badge(world, "world", "openWorldHint: talks to external systems or not"))
+    return badges
+
+
+def protocol_badges(tool: Tool) -> list[str]:
+    """Badges for task support and parameters mirrored into HTTP headers."""
+    badges = []
+    if tool.task is not None:
+        text = "task" if tool.task == "optional" else "task only"
+        badges.append(badge(text, "task", "long calls become tasks for clients that support them"))
+    if tool.param_headers:
+        headers = ", ".join(f"{name} → Mcp-Param-{header}" for name, header in tool.param_headers.items())
+        badges.append(badge("headers", "headers", headers))
     return badges
 
 

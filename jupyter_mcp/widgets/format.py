@@ -11,10 +11,12 @@ from jupyter_mcp.tools import events
 
 STATUS_ICONS = {
     "running": "⏳",
+    "waiting": "✋",
     "ok": "✓",
     "error": "✗",
     "timeout": "⏱",
     "cancelled": "⊘",
+    "expired": "⌛",
 }
 
 

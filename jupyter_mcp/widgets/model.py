@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from jupyter_mcp.widgets.host import ServerHost
 
 ToolStatus = Literal["live", "disabled", "replaced", "removed"]
-STATUSES = ("running", "ok", "error", "timeout", "cancelled")
+STATUSES = ("running", "waiting", "ok", "error", "timeout", "cancelled", "expired")
 KINDS: tuple[Kind, ...] = ("tool", "resource", "prompt")
 
 
@@ -36,7 +36,10 @@ class CallRow(TypedDict):
     progress: float | None
     """Fraction done (0..1) of a running call that reported progress with a total."""
     progress_text: str
+    """Progress of a running call, or what a waiting call waits for."""
     error: str
+    task: str
+    """The task id when the call became a task (the tasks extension), else ``""``."""
 
 
 class ToolRow(TypedDict):
@@ -93,6 +96,7 @@ def call_row(record: CallRecord) -> CallRow:
         progress=fraction,
         progress_text=_progress_text(record),
         error=(record.error or "").strip().splitlines()[-1] if record.error else "",
+        task=record.task_id or "",
     )
 
 
@@ -104,11 +108,19 @@ def client_label(record: CallRecord) -> str:
 
 
 def _progress_text(record: CallRecord) -> str:
+    if record.status == "waiting":
+        return waiting_text(record.waiting)
     latest = record.latest_progress
     if record.status != "running" or latest is None:
         return ""
     amount = f"{latest.progress:g}/{latest.total:g}" if latest.total else f"{latest.progress:g}"
     return f"{amount} {latest.message}" if latest.message else amount
+
+
+def waiting_text(waiting: dict[str, str]) -> str:
+    """``waiting for the client: user_name (elicitation/create)``."""
+    asks = ", ".join(f"{key} ({method})" for key, method in waiting.items())
+    return f"waiting for the client: {asks}" if asks else "waiting for the client"
 
 
 def recent_records(

@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from jupyter_mcp.widgets._html import esc, heading, pre, progress_bar, span, status_html, table
+from jupyter_mcp.widgets._html import badge, esc, heading, pre, progress_bar, span, status_html, table
 from jupyter_mcp.widgets.format import format_clock, format_duration
-from jupyter_mcp.widgets.model import CallRow, client_label
+from jupyter_mcp.widgets.model import CallRow, client_label, waiting_text
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ def call_row_html(row: CallRow, *, selected: bool = False) -> str:
         span(row["time"], "jmcp-muted"),
         status_html(row["status"]),
         span(row["client"], title=row["client"]),
-        _name_html(row["kind"], row["tool"]),
+        _name_html(row["kind"], row["tool"])
+        + (" " + badge("task", "task", f"task {row['task']}") if row["task"] else ""),
         f'<span class="jmcp-args" title="{esc(row["arguments"])}">{arguments}</span>',
         span(row["duration"], "jmcp-num"),
     ]
@@ -49,8 +50,8 @@ def call_row_html(row: CallRow, *, selected: bool = False) -> str:
 
 def _name_html(kind: str, name: str) -> str:
     """The name (or URI) called, after a small badge for resources and prompts."""
-    badge = span(kind, "jmcp-kind") if kind != "tool" else ""
-    return f'<span class="jmcp-mono" title="{esc(name)}">{badge}{esc(name)}</span>'
+    marker = span(kind, "jmcp-kind") if kind != "tool" else ""
+    return f'<span class="jmcp-mono" title="{esc(name)}">{marker}{esc(name)}</span>'
 
 
 def call_header_html() -> str:
@@ -202,12 +203,17 @@ def _detail_header(record: CallRecord) -> str:
     ]
     if record.protocol_version:
         bits.append(span(f"protocol {record.protocol_version}", "jmcp-muted"))
+    if record.task_id:
+        bits.append(badge("task", "task", "the call became a task: the client polls it by this id"))
+        bits.append(span(f"task {record.task_id}", "jmcp-muted"))
     bits.append(span(f"id {record.id}", "jmcp-muted"))
     late = f"<div class='jmcp-status-timeout'>{esc(record.late)}</div>" if record.late else ""
     return f'<div class="jmcp-head">{" ".join(bits)}</div>{late}'
 
 
 def _result_or_progress(record: CallRecord) -> str:
+    if record.status == "waiting":
+        return heading("Waiting for input") + f"<div>{esc(waiting_text(record.waiting))}</div>"
     if record.status == "running":
         latest = record.latest_progress
         if latest is None:

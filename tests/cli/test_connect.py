@@ -21,6 +21,8 @@ from tests.cli.conftest import (
 )
 from tests.conftest import http_client
 from tests.harness import Kernel
+from tests.tasks_client import CreatedTask, TasksClient, get_task, start
+from tests.tasks_client import wait_for as wait_for_task
 
 
 async def test_connect_relays_calls_progress_and_logs(notebook_kernel: Kernel, runtime_dir: Path, mode: str) -> None:
@@ -189,10 +191,31 @@ async def test_server_requests_reach_the_client(notebook_kernel: Kernel, runtime
     url, token = notebook_kernel.value("(server.url, server.token)")
     async with http_client(url, token, mode=mode, elicitation_callback=elicit) as direct:
         direct_result = await direct.call_tool("ask_name", {})
-    # Through the bridge exactly as directly: answered in the 2025 era, a clear tool error in 2026's.
+    # Through the bridge exactly as directly, in both eras (2026: an input_required round and a retry).
     assert bridged_result.model_dump() == direct_result.model_dump()
-    if mode == "legacy":
-        assert bridged_result.structured_content == {"result": "accept: Ada"}
-        assert asked == ["Who are you?", "Who are you?"]
-    else:
-        assert bridged_result.is_error
+    assert bridged_result.structured_content == {"result": "accept: Ada"}
+    assert asked == ["Who are you?", "Who are you?"]
+
+
+TASK_TOOL = '''%%mcp_tool --task
+async def crunch_long() -> str:
+    """Works until the notebook opens the gate: long calls become tasks for clients that support them."""
+    import asyncio
+    await asyncio.to_thread(gate.wait, 60)
+    return "crunched"
+'''
+
+
+async def test_tasks_through_the_bridge_survive_the_client(notebook_kernel: Kernel, runtime_dir: Path) -> None:
+    notebook_kernel.run("import threading\ngate = threading.Event()")
+    notebook_kernel.run(TASK_TOOL)
+    target = ["connect", "analysis.ipynb"]
+    async with stdio_client(target, runtime_dir, "auto", extensions=[TasksClient()]) as first:
+        created = await start(first, "crunch_long")
+        assert isinstance(created, CreatedTask)
+    async with stdio_client(target, runtime_dir, "auto", extensions=[TasksClient()]) as second:
+        assert (await get_task(second.session, created.task_id)).status == "working"
+        notebook_kernel.run("gate.set()")
+        done = await wait_for_task(second.session, created.task_id, ("completed",))
+    assert done.result is not None
+    assert done.result["content"][0]["text"] == "crunched"

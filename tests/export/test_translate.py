@@ -59,6 +59,20 @@ def test_a_tool_cell_keeps_every_option() -> None:
     assert tool.to_mcp().annotations.read_only_hint is True
 
 
+def test_task_and_header_flags_reach_the_exported_tool() -> None:
+    source = exported(
+        "%%mcp_tool --task=required --headers region=Region\n"
+        'async def report(region: str, quarter: int) -> str:\n    """A long report."""\n    return region'
+    )
+    assert '@server.tool(task="required", headers={"region": "Region"})\nasync def report(' in source
+    tool = served(source).tools["report"]
+    assert tool.task == "required"
+    assert tool.to_mcp().input_schema["properties"]["region"]["x-mcp-header"] == "Region"
+    (problem,) = problems("%%mcp_tool --headers region\ndef f(region: str) -> str:\n    return region")
+    assert problem.startswith("cell 1, line 1: %%mcp_tool --headers region")
+    assert "expected PARAMETER=Header pairs separated by commas, got 'region'" in problem
+
+
 def test_the_decorator_goes_above_the_functions_own() -> None:
     source = exported(
         "import functools",

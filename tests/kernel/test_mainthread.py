@@ -73,3 +73,29 @@ def test_main_thread_tool_called_from_a_cell(kernel: Kernel) -> None:
     kernel.run(QUERY_TOOL)
     out = kernel.run("r = await server.call('total'); print(r.structured_content)")
     assert out.stdout.strip() == "{'total': 6, 'thread': 'MainThread'}"
+
+
+ASKING_MAIN_TOOL = '''
+%%mcp_tool --main-thread
+def rename_table(ctx: jupyter_mcp.Context) -> str:
+    """Ask for a new table name, on the thread that owns the connection."""
+    answer = ctx.elicit("New name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+    name = answer.content["name"]
+    db.execute(f"alter table t rename to {name}")
+    return f"{name} on {threading.current_thread().name}"
+'''
+
+
+async def test_a_main_thread_tool_asks_without_await_in_both_eras(kernel: Kernel, mode: str) -> None:
+    import mcp_types as mt
+
+    async def answer(context: object, params: mt.ElicitRequestParams) -> mt.ElicitResult:
+        return mt.ElicitResult(action="accept", content={"name": f"t_{mode}"})
+
+    kernel.run(SQLITE)
+    kernel.run(ASKING_MAIN_TOOL)
+    url, token = endpoint(kernel)
+    async with http_client(url, token, mode=mode, elicitation_callback=answer) as client:
+        renamed = await client.call_tool("rename_table", {})
+    assert renamed.content[0].text == f"t_{mode} on MainThread"  # type: ignore[union-attr]
+    assert kernel.value(f"db.execute('select count(*) from t_{mode}').fetchone()[0]") == 3

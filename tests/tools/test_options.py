@@ -6,6 +6,7 @@ import argparse
 from typing import Any, get_type_hints
 
 import pytest
+from IPython.core.error import UsageError
 from IPython.core.magic_arguments import magic_arguments
 
 from jupyter_mcp.syntax.flags import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS, FlagSet
@@ -91,6 +92,25 @@ def test_magic_flags_become_the_same_keyword_arguments() -> None:
     assert PROMPT_FLAGS.options(parse(["--title", "Review"], PROMPT_FLAGS)) == {"title": "Review"}
 
 
+def test_task_and_header_flags() -> None:
+    assert TOOL_FLAGS.options(parse(["--task"])) == {"task": "optional"}
+    assert TOOL_FLAGS.options(parse(["--task=required"])) == {"task": "required"}
+    assert TOOL_FLAGS.options(parse(["--headers", "region=Region, priority=Priority"])) == {
+        "headers": {"region": "Region", "priority": "Priority"}
+    }
+    with pytest.raises(UsageError, match="expected PARAMETER=Header pairs separated by commas, got 'region'"):
+        parse(["--headers", "region"])
+
+
+def test_task_support_and_parameter_headers_reach_the_tool() -> None:
+    assert Tool.from_function(add, task=True).task == "optional"
+    assert Tool.from_function(add, task="required").task == "required"
+    assert Tool.from_function(add).task is None
+    tool = Tool.from_function(add, headers={"a": "First"})
+    assert tool.to_mcp().input_schema["properties"]["a"]["x-mcp-header"] == "First"
+    assert "x-mcp-header" not in tool.to_mcp().input_schema["properties"]["b"]
+
+
 @pytest.mark.parametrize(("options", "help_table", "flags"), KINDS)
 def test_value_flags_say_the_option_help(options: type, help_table: dict[str, str], flags: FlagSet) -> None:
     text = " ".join(parser(flags).format_help().split())
@@ -162,6 +182,10 @@ def test_options_override_everything() -> None:
         ({"output_schema": {"type": "array"}}, "output_schema must describe an object"),
         ({"output_schema": {"type": "object", "properties": 3}}, "not a valid JSON schema"),
         ({"annotations": {"readonly": True}}, "unknown tool annotation"),
+        ({"task": "sometimes"}, "task must be True, False, 'optional' or 'required'"),
+        ({"headers": {"c": "C"}}, r"headers names 'c', not a parameter \(it has 'a', 'b'\)"),
+        ({"headers": {"a": "Bad Header"}}, "is not an RFC 9110 token"),
+        ({"headers": {"a": "X", "b": "x"}}, "duplicates property"),
     ],
 )
 def test_bad_options_are_specific_errors(options: dict[str, Any], fragment: str) -> None:

@@ -9,6 +9,7 @@ import mcp_types as mt
 import pandas as pd
 
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LogEvent, ProgressEvent
+from jupyter_mcp.tools.events import InputWait, TaskCreated
 from jupyter_mcp.tools.history import CallHistory, CallRecord
 from jupyter_mcp.tools.results import markdown_table
 from jupyter_mcp.widgets.model import call_row
@@ -153,3 +154,40 @@ def test_static_rows_carry_no_script() -> None:
     assert "onclick" not in markup
     assert 'role="button"' not in markup  # only the front-end list (CallList) is clickable
     assert 'data-call="c1"' in markup
+
+
+def test_a_call_waiting_for_input_says_what_it_waits_for() -> None:
+    history = CallHistory()
+    started(history)
+    history.call_input("c1", InputWait({"user_name": "elicitation/create"}, 1_700_000_000.1))
+    record = history.get("c1")
+    assert record is not None
+    row = call_row(record)
+    assert (row["status"], row["progress_text"]) == (
+        "waiting",
+        "waiting for the client: user_name (elicitation/create)",
+    )
+    assert "✋ waiting" in visible_text(call_row_html(row))
+    assert "Waiting for input waiting for the client: user_name (elicitation/create)" in visible_text(
+        record_detail_html(record)
+    )
+    history.call_input("c1", InputWait({}, 1_700_000_000.2))
+    assert (record.status, record.waiting) == ("running", {})
+
+
+def test_a_task_and_an_expired_call_show_as_such() -> None:
+    history = CallHistory()
+    started(history)
+    history.call_task("c1", TaskCreated("t-123", 1_700_000_000.5))
+    history.call_input("c1", InputWait({"elicitation-1": "elicitation/create"}, 1_700_000_000.6))
+    result = mt.CallToolResult(content=[mt.TextContent(type="text", text="Call expired")], is_error=True)
+    history.call_finished("c1", CallFinished("expired", 600.0, result, "expired", None))
+    record = history.get("c1")
+    assert record is not None
+    assert (record.status, record.task_id, record.waiting) == ("expired", "t-123", {})
+    row = call_row(record)
+    assert row["task"] == "t-123"
+    text = visible_text(call_row_html(row))
+    assert "⌛ expired" in text
+    assert "lookup task" in text
+    assert "task t-123" in visible_text(record_detail_html(record))

@@ -69,6 +69,23 @@ def test_card_header_and_schema(server: NotebookServer) -> None:
     assert "no timeout" in shout
 
 
+def test_card_header_shows_task_support_and_parameter_headers(server: NotebookServer) -> None:
+    @server.tool(task=True, headers={"region": "Region"})
+    async def train(region: str, epochs: int = 3) -> str:
+        """Train a model."""
+        return region
+
+    @server.tool(task="required")
+    async def simulate() -> str:
+        """Run the simulation."""
+        return "done"
+
+    header = tool_card(server, server.tools["train"]).header.value
+    assert "train live task headers" in visible_text(header)
+    assert 'title="region → Mcp-Param-Region"' in header
+    assert "simulate live task only" in visible_text(tool_card(server, server.tools["simulate"]).header.value)
+
+
 def test_card_follows_enable_disable_replace_remove(server: NotebookServer) -> None:
     register(server)
     card = tool_card(server, server.tools["add"])

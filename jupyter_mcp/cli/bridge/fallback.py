@@ -17,7 +17,8 @@ from jupyter_mcp.cli.bridge import messages
 from jupyter_mcp.cli.bridge.messages import Message, RequestId
 
 SERVER_INFO = {"name": "jupyter-mcp", "version": __version__}
-# The in-kernel server advertises the same capabilities in both eras.
+# The in-kernel server advertises the same capabilities in both eras, plus the tasks extension to
+# 2026-era clients (server/discover; jupyter_mcp.tools.tasks).
 _CAPABILITIES = {
     "completions": {},
     "logging": {},
@@ -25,6 +26,7 @@ _CAPABILITIES = {
     "resources": {"listChanged": True, "subscribe": True},
     "tools": {"listChanged": True},
 }
+_MODERN_CAPABILITIES = {**_CAPABILITIES, "extensions": {"io.modelcontextprotocol/tasks": {}}}
 _EMPTY_LISTS = {
     "tools/list": "tools",
     "prompts/list": "prompts",
@@ -57,7 +59,7 @@ def _result(method: str, params: dict[str, Any], reason: str, modern: bool) -> d
     if method == "server/discover":
         return {
             **_cacheable(),
-            "capabilities": _CAPABILITIES,
+            "capabilities": _MODERN_CAPABILITIES,
             "supportedVersions": list(MODERN_PROTOCOL_VERSIONS),
         }
     if method in _EMPTY_LISTS:

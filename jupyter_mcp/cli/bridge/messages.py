@@ -135,12 +135,16 @@ class ParamHeaders:
         return mcp_param_headers(header_map, arguments)
 
 
+NAME_KEYS = {**NAME_BEARING_METHODS, "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+"""Method -> the params key ``Mcp-Name`` mirrors (the tasks extension adds its methods' ``taskId``)."""
+
+
 def modern_headers(message: Message, version: str, params: ParamHeaders) -> dict[str, str]:
     """The routing headers a 2026-era POST must carry, mirrored from its body."""
     method = message.get("method", "")
     headers = {MCP_PROTOCOL_VERSION_HEADER: version, MCP_METHOD_HEADER: method}
     body = message.get("params") or {}
-    name_key = NAME_BEARING_METHODS.get(method)
+    name_key = NAME_KEYS.get(method)
     if name_key is not None and isinstance(name := body.get(name_key), str):
         headers[MCP_NAME_HEADER] = encode_header_value(name)
     if method == "tools/call":
