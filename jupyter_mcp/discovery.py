@@ -51,6 +51,10 @@ class PromptSummary:
     enabled: bool = True
 
 
+ADMIN_HEADER = "X-Jupyter-MCP-Admin"
+"""Carries ``ServerInfo.admin_token`` to the kernel's approval routes, besides the bearer token."""
+
+
 @dataclass(frozen=True)
 class ServerInfo:
     """What a live in-kernel tool server says about itself."""
@@ -67,6 +71,8 @@ class ServerInfo:
     calls: int = 0
     resources: list[ResourceSummary] = field(default_factory=list)
     prompts: list[PromptSummary] = field(default_factory=list)
+    admin_token: str | None = None
+    """Answers waiting calls and pauses tools (sent as ``ADMIN_HEADER``); MCP clients never get it."""
 
     @property
     def tool_names(self) -> list[str]:

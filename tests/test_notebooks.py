@@ -192,6 +192,22 @@ def discovery_records(runtime: Path) -> list[dict[str, Any]]:
     return [json.loads(path.read_text()) for path in runtime.glob("jupyter-mcp-*.json")]
 
 
+def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None:
+    cells = run_chapter("08-approvals.ipynb", isolated_runtime)
+    by_source = {cell.source.splitlines()[0] if cell.source else "": cell for cell in cells}
+    assert outputs_text(by_source["server.pending[0].allow()"]) == "'north reset'"
+    denied = outputs_text(by_source['call = asyncio.ensure_future(agent_calls("reset_sales", {"region": "south"}))'])
+    assert "declined the call of 'reset_sales': the quarter is not closed yet" in denied
+    history = outputs_text(by_source["%mcp history"])
+    assert "allowed by the notebook user from a cell" in history
+    assert "denied because nobody answered in time" in history
+    paused = outputs_text(by_source['print(await agent_calls("reset_sales", {"region": "north"}))'])
+    assert paused == "error: All tools are paused by the notebook user; try again later\n"
+    limited = outputs_text(by_source['@jupyter_mcp.tool(annotations={"readOnlyHint": True})'])
+    assert "limited client 'sales-agent' to read-only tools" in limited
+    assert outputs_text(by_source["from jupyter_mcp import Context"]) == "'archived south'"
+
+
 def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path) -> None:
     notebook = nbformat.read(NOTEBOOKS / "04-long-running-and-interactive-tools.ipynb", as_version=4)
     client = NotebookClient(

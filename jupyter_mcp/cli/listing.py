@@ -78,9 +78,9 @@ def run_hub(hub_url: str, token: str, *, as_json: bool) -> int:
 
 
 def as_json(info: ServerInfo) -> dict[str, Any]:
-    """The discovery record minus its token (``jupyter-mcp config`` prints what a client needs)."""
+    """The discovery record minus its tokens (``jupyter-mcp config`` prints what a client needs)."""
     record = info.to_json()
-    del record["token"]
+    del record["token"], record["admin_token"]
     return record
 
 

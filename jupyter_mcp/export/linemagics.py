@@ -101,6 +101,9 @@ MCP_COMMANDS: dict[str, Callable[[list[str]], Translation]] = {
     "config": _shown("prints a client config (the export's README has one)"),
     "clients": _shown("prints the connected clients"),
     "log": _shown("prints the server log"),
+    "pause": _shown("pauses the tools for the notebook user (a server has none; it serves until stopped)"),
+    "resume": _shown("resumes the paused tools"),
+    "pending": _shown("prints the calls waiting for the notebook user's approval"),
     "keep": _shown("keeps calls as tests (they are in tests/)"),
     "export": _shown("exports the notebook (this is the export)"),
 }

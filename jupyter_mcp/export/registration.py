@@ -15,6 +15,7 @@ SERVER = "server"
 """The exported module's ``ToolServer``; the notebook's ``jupyter_mcp.get_server()`` becomes this name."""
 
 MAIN_THREAD_NOTE = "--main-thread dropped: a server has no cells to wait for, so the tool runs on a worker thread"
+CONFIRM_NOTE = "--confirm dropped: a server has no notebook user to allow its calls"
 
 
 def decorator(kind: str, options: Mapping[str, Any], *args: Any) -> str:
@@ -30,6 +31,8 @@ def add_call(kind: str, target: str, options: Mapping[str, Any]) -> str:
 
 
 def exported_tool_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The options as the exported server takes them, and a note when one was dropped (``run_on="main"``)."""
-    kept = {key: value for key, value in options.items() if key != "run_on"}
-    return kept, MAIN_THREAD_NOTE if options.get("run_on") == "main" else None
+    """The options as the exported server takes them, and a note on any dropped (``run_on="main"``, ``confirm``)."""
+    kept = {key: value for key, value in options.items() if key not in ("run_on", "confirm")}
+    notes = [MAIN_THREAD_NOTE] if options.get("run_on") == "main" else []
+    notes += [CONFIRM_NOTE] if options.get("confirm") else []
+    return kept, "; ".join(notes) or None

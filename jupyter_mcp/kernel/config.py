@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from traitlets import Bool, Float, Integer, Unicode, Union
+from traitlets import Bool, Enum, Float, Integer, Unicode, Union
 from traitlets.config import Configurable
 
 from jupyter_mcp.tools.keptresults import DEFAULT_KEPT_BYTES, DEFAULT_KEPT_TTL
@@ -50,6 +50,15 @@ class JupyterMCP(Configurable):
     kept_results_ttl = Float(DEFAULT_KEPT_TTL, help="Seconds a full result stays readable at its result:// link.").tag(
         config=True
     )
+    confirm = Enum(
+        ["never", "destructive", "always"],
+        "never",
+        help="Which client calls wait for the notebook user besides tools with confirm=True: "
+        "'destructive' (tools marked destructiveHint), 'always' or 'never'.",
+    ).tag(config=True)
+    approval_timeout = Float(
+        300.0, help="Seconds a call waits for the notebook user's approval before it is denied."
+    ).tag(config=True)
     input_timeout = Float(
         600.0, help="Seconds a 2026-era call or a task waits for its client's answers before it expires."
     ).tag(config=True)

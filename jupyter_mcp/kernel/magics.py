@@ -333,6 +333,25 @@ class MCPMagics(Magics):
         for client in clients:
             print(f"{client.name} {client.version}  protocol {client.protocol_version}  ({client.kind})")
 
+    def _cmd_pause(self, rest: list[str]) -> None:
+        """pause: kill switch — refuse every client call, cancel the running async ones"""
+        self.server.pause()
+        print("All tools paused: client calls get a 'paused by the notebook user' error (%mcp resume serves again)")
+
+    def _cmd_resume(self, rest: list[str]) -> None:
+        """resume: serve client calls again after %mcp pause"""
+        self.server.resume()
+        print("Tools resumed: clients' calls are served again")
+
+    def _cmd_pending(self, rest: list[str]) -> None:
+        """pending: client calls waiting for your approval (server.pending[0].allow() answers one)"""
+        waiting = self.server.pending
+        if not waiting:
+            print("No calls are waiting for approval")
+        for index, pending in enumerate(waiting):
+            arguments = json.dumps(pending.arguments, ensure_ascii=False)
+            print(f"[{index}] {pending.tool}({arguments}) from {pending.client}")
+
     def _cmd_log(self, rest: list[str]) -> None:
         """log: the server's recent log lines"""
         from jupyter_mcp.kernel.logs import ring

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import mcp_types as mt
 
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from jupyter_mcp.export import ExportResult
+    from jupyter_mcp.tools.approvals import ConfirmPolicy
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
@@ -92,6 +93,8 @@ class NotebookServer(ToolServer):
             dereference_schemas=self.settings.dereference_schemas,
             max_workers=self.settings.max_workers,
             result_budget=self.settings.result_budget,
+            confirm=cast("ConfirmPolicy", self.settings.confirm),
+            approval_timeout=self.settings.approval_timeout,
             input_timeout=self.settings.input_timeout,
             task_after=self.settings.task_after,
             task_retention=self.settings.task_retention,
@@ -103,6 +106,7 @@ class NotebookServer(ToolServer):
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
         self.history = CallHistory(self.settings.history_size, self.settings.max_payload)
         self.add_call_observer(self.history)
+        self.approvals.decisions.add(self.history.call_decided)
         self.kept = KeptCalls(notebook_file(self.notebook_path))
         self.history.subscribe(self.kept)
         self.capture = OutputCapture(self.history.write_output)
@@ -282,6 +286,7 @@ class NotebookServer(ToolServer):
             version=__version__,
             clients=len(self.connected_clients()),
             calls=self.history.total_calls,
+            admin_token=self.approvals.admin_token,
         )
 
     def _resource_summary(self, item: AnyResource) -> discovery.ResourceSummary:

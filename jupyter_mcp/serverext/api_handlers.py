@@ -1,18 +1,22 @@
-"""``GET /api/mcp/servers`` and ``GET /api/mcp/config``: thin REST handlers for the labextension and users."""
+"""``GET /api/mcp/servers``, ``GET /api/mcp/config`` and the approval POSTs: thin REST handlers for the labextension."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import web
 
+from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.clientconfig import CLIENTS
 from jupyter_mcp.hubenv import current_hub
+from jupyter_mcp.serverext.approvals import forward
 from jupyter_mcp.serverext.config import ConfigRequest, client_config
+from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
 from jupyter_mcp.serverext.servers import describe_all
 from jupyter_mcp.serverext.services import Services
 
@@ -72,3 +76,47 @@ class ConfigHandler(_Base):
             return None
         token: Any = getattr(self.identity_provider, "token", "")
         return str(token) if token else None
+
+
+class _KernelPost(_Base):
+    """POST a JSON body on to the kernel's own server (its bearer token stays here)."""
+
+    async def _forward(self, kernel_id: str, path: str) -> None:
+        try:
+            body = json.loads(self.request.body or b"{}")
+        except ValueError:
+            raise web.HTTPError(400, "the body must be JSON", reason="Bad body") from None
+        if not isinstance(body, dict):
+            raise web.HTTPError(400, "the body must be a JSON object", reason="Bad body")
+        try:
+            info = self.services.directory.server_of_kernel(kernel_id)
+        except UnknownKernel as error:
+            raise web.HTTPError(404, "%s", error, reason="Unknown kernel") from None
+        except NoToolServer as error:
+            raise web.HTTPError(503, "%s", error, reason="No MCP tool server yet") from None
+        try:
+            status, reply = await forward(self.services.pool, info, path, body)
+        except HttpError as error:
+            raise web.HTTPError(502, "%s", error, reason="Kernel's tool server unreachable") from None
+        if status >= 400:
+            message = reply.get("error") if isinstance(reply, dict) else None
+            raise web.HTTPError(status, "%s", message or "refused", reason=str(message or "Refused")[:80])
+        self.finish(json.dumps(reply))
+
+
+class ApprovalHandler(_KernelPost):
+    """Allow or deny a client's call waiting in a kernel: ``{"decision": "allow"|"deny", "reason", "minutes"}``."""
+
+    @web.authenticated
+    @authorized("execute", resource=AUTH_RESOURCE)
+    async def post(self, kernel_id: str, call_id: str) -> None:
+        await self._forward(kernel_id, f"/approvals/{quote(call_id, safe='')}")
+
+
+class PauseHandler(_KernelPost):
+    """The kill switch of a kernel's tools: ``{"paused": true|false}``."""
+
+    @web.authenticated
+    @authorized("execute", resource=AUTH_RESOURCE)
+    async def post(self, kernel_id: str) -> None:
+        await self._forward(kernel_id, "/pause")

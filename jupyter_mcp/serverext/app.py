@@ -17,7 +17,7 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp._wire.connections import ConnectionPool
-from jupyter_mcp.serverext.api_handlers import ConfigHandler, ServersHandler
+from jupyter_mcp.serverext.api_handlers import ApprovalHandler, ConfigHandler, PauseHandler, ServersHandler
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
@@ -83,6 +83,8 @@ class MCPExtensionApp(ExtensionApp):
                 (r"/mcp/notebooks/(?P<path>.+)", NotebookProxyHandler, options),
                 (r"/api/mcp/servers/?", ServersHandler, options),
                 (r"/api/mcp/config/?", ConfigHandler, options),
+                (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/approvals/(?P<call_id>[^/]+)/?", ApprovalHandler, options),
+                (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/pause/?", PauseHandler, options),
             ]
         )
 

@@ -19,7 +19,14 @@ from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.routes import kernel_route, notebook_route
 from jupyter_mcp.serverext.directory import Located
-from jupyter_mcp.serverext.shapes import ClientEntry, PromptEntry, ResourceEntry, ServerEntry, ToolEntry
+from jupyter_mcp.serverext.shapes import (
+    ClientEntry,
+    PendingEntry,
+    PromptEntry,
+    ResourceEntry,
+    ServerEntry,
+    ToolEntry,
+)
 
 
 async def describe_all(located: list[Located], pool: ConnectionPool, base_url: str, within: float) -> list[ServerEntry]:
@@ -45,6 +52,9 @@ def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> Ser
             "kernel": kernel_route(base_url, info.kernel_id),
             "notebook": notebook_route(base_url, item.notebook_path) if item.notebook_path else None,
         },
+        "paused": bool((status or {}).get("paused", False)),
+        "pending": [_pending(p) for p in (status or {}).get("pending", [])],
+        "read_only_clients": [str(name) for name in (status or {}).get("read_only_clients", [])],
     }
 
 
@@ -104,6 +114,17 @@ def _prompt(data: dict[str, Any]) -> PromptEntry:
         "arguments": [str(a) for a in data.get("arguments", [])],
         "enabled": bool(data.get("enabled", True)),
         "calls": int(data.get("calls", 0)),
+    }
+
+
+def _pending(data: dict[str, Any]) -> PendingEntry:
+    arguments = data.get("arguments")
+    return {
+        "id": str(data["id"]),
+        "tool": str(data["tool"]),
+        "arguments": arguments if isinstance(arguments, dict) else {},
+        "client": None if data.get("client") is None else str(data["client"]),
+        "asked_at": float(data.get("asked_at", 0.0)),
     }
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "ClientEntry",
     "ClientKind",
     "ConfigReply",
+    "PendingEntry",
     "PromptEntry",
     "ResourceEntry",
     "Routes",
@@ -72,6 +73,16 @@ class ClientEntry(TypedDict):
     last_seen: float
 
 
+class PendingEntry(TypedDict):
+    """A client's call waiting for the notebook user's approval."""
+
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    client: str | None
+    asked_at: float
+
+
 class Routes(TypedDict):
     """The proxy routes (under the Jupyter server's base URL) that reach a kernel's tools."""
 
@@ -93,6 +104,11 @@ class ServerEntry(TypedDict):
     clients: list[ClientEntry]
     calls: int
     routes: Routes
+    paused: bool
+    """The notebook user paused all tools: client calls are refused."""
+    pending: list[PendingEntry]
+    """Client calls waiting for the notebook user (POST /api/mcp/kernels/<id>/approvals/<call id> answers)."""
+    read_only_clients: list[str]
 
 
 class ConfigReply(TypedDict):

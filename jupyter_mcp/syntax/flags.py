@@ -123,6 +123,7 @@ TOOL_FLAGS = FlagSet(
         Flag("--strict", "strict", True),
         Flag("--main-thread", "run_on", "main", help="Run on the kernel's main thread, between cells."),
         Flag("--result-budget", "result_budget"),
+        Flag("--confirm", "confirm", True, help="Each client call waits for the notebook user to allow it."),
         COMMON_FLAGS[3],
         Flag(
             "--task",

@@ -24,6 +24,7 @@ import mcp_types as mt
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from jupyter_mcp.tools.approvals import Approvals
 from jupyter_mcp.tools.budget import ResultBudget
 from jupyter_mcp.tools.context import CallScope, Context
 from jupyter_mcp.tools.errors import (
@@ -151,6 +152,8 @@ class CallPath:
         self.hooks: list[ExecutionHook] = []
         self.budget = ResultBudget()
         """The result budget: results over it go to clients as a preview + ``result://`` link (budget.py)."""
+        self.approvals = Approvals()
+        """Confirmation, pause and client limits: what the notebook user says about client calls."""
         self._observers: Observers[CallObserver] = Observers(__name__)
 
     # ---- observers -------------------------------------------------------------------------------
@@ -365,7 +368,8 @@ class CallPath:
         strict = tool.strict if tool.strict is not None else self.settings.strict
         context = Context(scope)
         bound = tool.bind(arguments, strict=strict, injected=dict.fromkeys(tool.parsed.injected, context))
-        value = await self._execute(tool, bound, scope)
+        async with self.approvals.admit(tool, arguments, scope):
+            value = await self._execute(tool, bound, scope)
         converted = tool.convert(value)
         result = mt.CallToolResult(
             content=converted.content,

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, cast, get_args
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast, get_args
 
 import mcp_types as mt
 from mcp.server.connection import allowed_log_levels
@@ -54,6 +54,16 @@ class CallScope:
     """Requests sent straight to the client and not yet answered (2025 era), key -> method."""
     stop_status: Literal["cancelled", "expired"] = "cancelled"
     """How the call ends if its task is cancelled: by a client or the server, or for want of input."""
+    notebook_user: NotebookUser | None = None
+    """Who ``ctx.ask_notebook_user`` asks (the server's approvals); ``None`` outside a server."""
+    waiting_note: str | None = None
+    """What the call waits for besides the client (the notebook user's approval): a task's statusMessage."""
+
+
+class NotebookUser(Protocol):
+    """Asks the person at the notebook (``Approvals.ask``)."""
+
+    async def ask(self, scope: CallScope, message: str, schema: dict[str, Any]) -> mt.ElicitResult: ...
 
 
 class _Done:
@@ -221,6 +231,29 @@ class Context:
 
     def _key(self, key: str | None, capability: inputs.Capability) -> str:
         return self._scope.keys.claim(key, capability)
+
+    def ask_notebook_user(self, message: str, schema: dict[str, Any] | type[BaseModel]) -> Any:
+        """Ask the notebook's user (not the client) for a small form; the call waits for the answer.
+
+        The form shows in the server panel, built from ``schema`` as the try-it form is. Returns an
+        ``ElicitResult`` like ``elicit``: ``action`` is ``accept`` (with ``content``), ``decline``,
+        or ``cancel`` when nobody answered within the server's ``approval_timeout``. Async tools
+        ``await`` it; sync tools get the result directly.
+
+        Example::
+
+            answer = await ctx.ask_notebook_user("Which table?", {"type": "object",
+                                                 "properties": {"table": {"type": "string"}}})
+        """
+        user = self._scope.notebook_user
+        if user is None:
+            raise ToolError("ask_notebook_user needs a server with a notebook user; this call has none")
+        requested = schema.model_json_schema() if isinstance(schema, type) else dict(schema)
+        asking = user.ask(self._scope, message, requested)
+        if self._scope.is_async:
+            return cast(mt.ElicitResult, _Pending(asking, self._scope.loop))
+        # A sync tool: this thread waits for the answer; the server keeps serving.
+        return asyncio.run_coroutine_threadsafe(asking, self._scope.loop).result()
 
     def _ask(self, request: InputRequest, answer_type: type[_AnswerT]) -> _AnswerT:
         coro = self._answer(request, answer_type)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import mcp_types as mt
 
+from jupyter_mcp.tools.approvals import Decision
 from jupyter_mcp.tools.clipped import ClippedText
 from jupyter_mcp.tools.events import (
     BaseCallObserver,
@@ -89,6 +90,8 @@ class CallRecord:
     preview: SentPreview | None = None
     """Set when the result was over the result budget: ``structured``/``content`` hold the full value,
     this what the client got instead."""
+    decision: Decision | None = None
+    """Who allowed or denied the call, how and when, when it needed the notebook user's approval."""
     waiting: dict[str, str] = field(default_factory=dict)
     """Input requests the call waits on, key -> method (``elicitation/create``, ...)."""
     task_id: str | None = None
@@ -258,6 +261,10 @@ class CallHistory(BaseCallObserver):
         note = f"the function {outcome} after {event.duration:.2f}s; the result was discarded"
         self._update(call_id, lambda r: setattr(r, "late", note))
 
+    def call_decided(self, call_id: str, decision: Decision) -> None:
+        """Record the notebook user's (or the timeout's) decision on a call that needed approval."""
+        self._update(call_id, lambda r: setattr(r, "decision", decision))
+
     def write_output(self, call_id: str, stream: str, text: str) -> None:
         """Append captured ``stdout``/``stderr`` text to a call's record."""
 
@@ -364,6 +371,8 @@ def format_record(record: CallRecord) -> str:
     called = f"{record.tool}({args})" if record.kind != "resource" else f"read {record.tool}"
     kind = "" if record.kind == "tool" else f"{record.kind} "
     line = f"#{record.number:<4} {when}  {record.status:<9} {kind}{called}  {duration}  [{who}]{kept}"
+    if record.decision is not None:
+        line += f"\n          {record.decision.summary()}"
     if record.task_id:
         line += f"  task {record.task_id}"
     if record.error:

@@ -51,6 +51,7 @@ class ToolOptions(CommonOptions, total=False):
     run_on: RunOn
     input_schema: Mapping[str, Any] | None
     result_budget: int | str | None
+    confirm: bool | None
     task: bool | TaskSupport
     headers: Mapping[str, str] | None
 
@@ -96,6 +97,7 @@ OPTION_HELP: dict[str, str] = {
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
     "result_budget": "Bytes a result may take as sent (500000, '500kB', '2MB'); above it clients get a preview "
     "and a result:// link to the full value (default: the server's budget).",
+    "confirm": "Each client call waits for the notebook user to allow it (None follows the server's confirm setting).",
     "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
     "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",
 }

@@ -16,6 +16,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
+from jupyter_mcp.tools.approvals import Approvals, ConfirmPolicy, NotebookQuestion, PendingCall
 from jupyter_mcp.tools.callflow import CallFlow
 from jupyter_mcp.tools.calls import CallPath, CallSettings
 from jupyter_mcp.tools.events import CallObserver, Kind
@@ -82,6 +83,8 @@ class ToolServer:
         page_size: int | None = None,
         max_workers: int = 16,
         result_budget: BudgetOption = DEFAULT_RESULT_BUDGET,
+        confirm: ConfirmPolicy = "never",
+        approval_timeout: float = 300.0,
         input_timeout: float = 600.0,
         task_after: float = 0.5,
         task_retention: float = 3600.0,
@@ -98,6 +101,8 @@ class ToolServer:
             prompts=self.prompt_registry,
         )
         self.calls.budget.budget = result_budget
+        self.confirm = confirm
+        self.approval_timeout = approval_timeout
         self.suspended = SuspendedCalls(input_timeout)
         """2026-era calls waiting for their client's answers (see mrtr.py)."""
         self.tasks = TaskStore(self.calls.task_created, retention=task_retention, input_timeout=input_timeout)
@@ -347,6 +352,60 @@ class ToolServer:
         """Render prompt ``name`` as a client would; raises ``PromptError`` or ``ToolArgumentsError``."""
         return await self.calls.get_prompt(name, arguments, source="notebook")
 
+    # ---- the notebook user's say over client calls (approvals.py) -------------------------------
+
+    @property
+    def approvals(self) -> Approvals:
+        return self.calls.approvals
+
+    @property
+    def confirm(self) -> ConfirmPolicy:
+        """Which tools wait for approval besides ``confirm=True`` ones: ``"never"``, ``"destructive"``, ``"always"``."""
+        return self.approvals.confirm
+
+    @confirm.setter
+    def confirm(self, value: ConfirmPolicy) -> None:
+        if value not in ("never", "destructive", "always"):
+            raise ValueError(f"confirm must be 'never', 'destructive' or 'always', got {value!r}")
+        self.approvals.confirm = value
+
+    @property
+    def approval_timeout(self) -> float:
+        """Seconds a call waits for the notebook user before it is denied."""
+        return self.approvals.timeout
+
+    @approval_timeout.setter
+    def approval_timeout(self, value: float) -> None:
+        if not value > 0:
+            raise ValueError(f"approval_timeout must be a positive number of seconds, got {value!r}")
+        self.approvals.timeout = float(value)
+
+    @property
+    def pending(self) -> list[PendingCall]:
+        """Client calls waiting for the notebook user, oldest first: ``server.pending[0].allow()``."""
+        return self.approvals.pending
+
+    @property
+    def questions(self) -> list[NotebookQuestion]:
+        """Tools' questions for the notebook user (``ctx.ask_notebook_user``): ``server.questions[0].answer({...})``."""
+        return self.approvals.questions
+
+    @property
+    def paused(self) -> bool:
+        return self.approvals.paused
+
+    def pause(self) -> None:
+        """Kill switch: refuse new client calls, cancel running async ones, deny waiting ones."""
+        self.approvals.pause()
+
+    def resume(self) -> None:
+        """Serve client calls again after ``pause()``."""
+        self.approvals.resume()
+
+    def limit_client(self, name: str, *, read_only: bool = True) -> None:
+        """Limit client ``name`` (its clientInfo name) to tools marked read-only; ``read_only=False`` lifts it."""
+        self.approvals.limit_client(name, read_only=read_only)
+
     # ---- transports ------------------------------------------------------------------------------
 
     async def run_stdio(self) -> None:
@@ -358,6 +417,7 @@ class ToolServer:
 
     def streamable_http_app(self, *, path: str = "/mcp", json_response: bool = False) -> ASGIApp:
         """A fresh ASGI app serving MCP at ``path`` (each app may run once)."""
+        from jupyter_mcp.tools.approval_routes import approval_routes
         from jupyter_mcp.tools.httpapp import streamable_http_app
 
         return streamable_http_app(
@@ -366,7 +426,7 @@ class ToolServer:
             path=path,
             json_response=json_response,
             retry_interval=_SSE_RETRY_MS,
-            routes=[Route("/status", self._status_endpoint, methods=["GET"])],
+            routes=[Route("/status", self._status_endpoint, methods=["GET"]), *approval_routes(self.approvals)],
         )
 
     async def _status_endpoint(self, request: Request) -> Response:

@@ -32,6 +32,9 @@ def status(server: ToolServer) -> dict[str, Any]:
         "clients": [asdict(client) for client in server.connected_clients()],
         "listeners": server.bus.listener_count,
         "calls": server.stats.total_calls,
+        "paused": server.approvals.paused,
+        "pending": [pending.describe() for pending in server.approvals.pending],
+        "read_only_clients": sorted(server.approvals.read_only_clients),
     }
 
 

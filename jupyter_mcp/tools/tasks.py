@@ -116,8 +116,9 @@ class Task:
             "ttlMs": int(ttl * 1000),
             "pollIntervalMs": max(1, int(poll_interval * 1000)),
         }
-        if self.status_message:
-            shape["statusMessage"] = self.status_message
+        note = self.status_message or (self.run.scope.waiting_note if self.outcome is None else None)
+        if note:
+            shape["statusMessage"] = note
         return shape
 
     def detailed(self, retention: float, poll_interval: float) -> dict[str, Any]:

@@ -60,6 +60,8 @@ class Tool:
     """The ``input_schema=`` given at registration: advertised as is, and checked on every call."""
     result_budget: int | None = None
     """Bytes a result may take as sent; ``None`` follows the server's budget (budget.py)."""
+    confirm: bool | None = None
+    """Whether client calls wait for the notebook user; ``None`` follows the server's ``confirm`` setting."""
     task: TaskSupport | None = None
     """Whether a call may become a task (the tasks extension): ``"optional"``, ``"required"`` or never."""
     param_headers: dict[str, str] | None = None
@@ -92,6 +94,7 @@ class Tool:
             enabled=options.get("enabled", True),
             strict=options.get("strict"),
             run_on=run_on,
+            confirm=options.get("confirm"),
             verbatim=verbatim,
             result_budget=parse_budget(options.get("result_budget"), f"tool {parsed.name!r}"),
             task=_task_support(parsed.name, options.get("task", False)),

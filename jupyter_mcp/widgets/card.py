@@ -9,6 +9,7 @@ import ipywidgets as widgets
 
 from jupyter_mcp.widgets._card import STATUS_TEXT, ComponentCard, status_badge, tag_badges
 from jupyter_mcp.widgets._html import badge, esc, frame, heading, pre, span, table
+from jupyter_mcp.widgets.approvals import ApprovalsView
 from jupyter_mcp.widgets.format import first_line
 from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
 from jupyter_mcp.widgets.tryit import TryItForm, tool_target
@@ -33,8 +34,14 @@ class ToolCard(ComponentCard):
 
     def __init__(self, server: ServerHost, tool: Tool) -> None:
         self.tool = tool
-        super().__init__(server, tool, [widgets.HTML(schema_html(tool))], TryItForm(tool_target(server, tool)))
+        self.approvals = ApprovalsView(server, tool.name)
+        body = [widgets.HTML(schema_html(tool)), self.approvals]
+        super().__init__(server, tool, body, TryItForm(tool_target(server, tool)))
         self.refresh()
+
+    def close(self) -> None:
+        self.approvals.close()
+        super().close()
 
     def header_html(self, status: str) -> str:
         return header_html(self.tool, status)
@@ -75,6 +82,8 @@ def header_html(tool: Tool, status: str) -> str:
         parts.append(span(title, "jmcp-title"))
     parts.append(status_badge(status))
     parts += annotation_badges(tool)
+    if tool.confirm:
+        parts.append(badge("asks first", "destructive", "confirm: each client call waits for your approval"))
     parts += protocol_badges(tool)
     parts += tag_badges(tool.tags)
     limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"

@@ -12,6 +12,7 @@ import traitlets
 from jupyter_mcp.hubenv import BrowserPage, current_hub
 from jupyter_mcp.widgets._base import PanelBox
 from jupyter_mcp.widgets._html import copy_button, esc, frame, heading, span, table
+from jupyter_mcp.widgets.approvals import ClientLimits
 from jupyter_mcp.widgets.model import ClientRow, client_rows
 from jupyter_mcp.widgets.page import PageProbe
 
@@ -67,11 +68,12 @@ class ConnectionView(PanelBox):
         self.reveal = widgets.ToggleButton(description="Reveal", icon="eye", tooltip="Show the token and copy buttons")
         self.reveal.layout.width = "auto"
         self.clients_view = widgets.HTML()
+        self.limits = ClientLimits(server)
         self.client_choice = widgets.ToggleButtons(options=CLIENT_CHOICES, value="claude")
         self.config_view = widgets.HTML()
         self.probe = PageProbe()
         endpoint_line = widgets.HBox([self.endpoint, self.reveal], layout=widgets.Layout(align_items="center"))
-        parts = [endpoint_line, self.clients_view, widgets.HTML(heading("Client configuration"))]
+        parts = [endpoint_line, self.clients_view, self.limits, widgets.HTML(heading("Client configuration"))]
         super().__init__([*parts, self.client_choice, self.config_view, self.probe])
         self.add_class("jmcp-connection")
         widgets.link((self.reveal, "value"), (self, "revealed"))
@@ -84,6 +86,7 @@ class ConnectionView(PanelBox):
         with self._lock:
             self.url = self.server.url
             self.clients = client_rows(self.server)
+            self.limits.show(sorted({c["name"] for c in self.clients if c["name"]}))
             self._render()
 
     def _render(self) -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import mcp_types as mt
 
     from jupyter_mcp.hubenv import BrowserPage
+    from jupyter_mcp.tools.approvals import Approvals
     from jupyter_mcp.tools.events import Kind
     from jupyter_mcp.tools.history import CallHistory
     from jupyter_mcp.tools.observers import Observers
@@ -39,6 +40,15 @@ class ServerHost(Protocol):
 
     @property
     def url(self) -> str | None: ...
+
+    @property
+    def approvals(self) -> Approvals:
+        """Calls waiting for the notebook user, the pause switch, client limits."""
+        ...
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
 
     @property
     def token(self) -> str: ...

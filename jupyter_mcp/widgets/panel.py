@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from jupyter_mcp.widgets._base import LiveBinding, PanelBox, Section
-from jupyter_mcp.widgets._html import esc, frame, span
+from jupyter_mcp.widgets._html import badge, esc, frame, span
 from jupyter_mcp.widgets._style import style_widget
+from jupyter_mcp.widgets.approvals import ApprovalsView, PauseSwitch, pending_text
 from jupyter_mcp.widgets.components_table import ComponentsTable
 from jupyter_mcp.widgets.connection import ConnectionView
 from jupyter_mcp.widgets.format import format_count
@@ -37,6 +38,8 @@ class ServerPanel(PanelBox):
         self.server = server
         self._lock = threading.RLock()
         self.header = widgets.HTML()
+        self.pause = PauseSwitch(server)
+        self.approvals = ApprovalsView(server)
         self.connection = ConnectionView(server)
         self.tools = ComponentsTable(server, "tool")
         self.resources = ComponentsTable(server, "resource")
@@ -49,11 +52,13 @@ class ServerPanel(PanelBox):
             "prompts": Section("Prompts", self.prompts),
             "history": Section("Call history", self.history),
         }
-        super().__init__([style_widget(), self.header, *self.sections.values()])
+        top = widgets.HBox([self.header, self.pause], layout=widgets.Layout(align_items="center"))
+        super().__init__([style_widget(), top, self.approvals, *self.sections.values()])
         self.add_class("jmcp")
         self.add_class("jmcp-frame")
         self.add_class("jmcp-panel")
         self._live = LiveBinding(server, self.refresh, every=CLIENT_POLL)
+        self._stop_approvals = server.approvals.changes.add(self._live.throttle.mark)
         self.refresh()
 
     def refresh(self) -> None:
@@ -86,10 +91,15 @@ class ServerPanel(PanelBox):
                 format_count(self.server.history.total_calls, "call"),
             ]
         )
-        return f'<div class="jmcp-head">{dot} <b>MCP server</b> {state} {span(counts, "jmcp-muted")}</div>'
+        paused = badge("paused", "destructive", "Client calls are refused") if self.server.approvals.paused else ""
+        paused = f" {paused}" if paused else ""
+        return f'<div class="jmcp-head">{dot} <b>MCP server</b> {state}{paused} {span(counts, "jmcp-muted")}</div>'
 
     def close(self) -> None:
         self._live.close()
+        self._stop_approvals()
+        self.approvals.close()
+        self.pause.close()
         super().close()
 
     def fallback_text(self) -> str:
@@ -102,6 +112,8 @@ class ServerPanel(PanelBox):
             *([f"prompts: {', '.join(server.prompts)}"] if server.prompts else []),
             f"clients: {clients or 'none'}",
             f"calls: {server.history.total_calls}",
+            *(["PAUSED by the notebook user: client calls are refused"] if server.approvals.paused else []),
+            *pending_text(server),
         ]
         recent = self.history.fallback_text()
         return "\n".join(lines + ([recent] if recent else []))

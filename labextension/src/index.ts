@@ -1,11 +1,12 @@
 import { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { approvalsPlugin } from './plugins/approvals';
 import { serversPlugin } from './plugins/servers';
 import { sidebarPlugin } from './plugins/sidebar';
 import { statusPlugin } from './plugins/statusbar';
 
 export { IMCPServers } from './tokens';
 
-const plugins: JupyterFrontEndPlugin<unknown>[] = [serversPlugin, sidebarPlugin, statusPlugin];
+const plugins: JupyterFrontEndPlugin<unknown>[] = [serversPlugin, sidebarPlugin, statusPlugin, approvalsPlugin];
 
 export default plugins;

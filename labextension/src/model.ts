@@ -2,8 +2,8 @@ import { Poll } from '@lumino/polling';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { requestAPI } from './request';
-import { IMCPServers } from './tokens';
-import { ClientKind, IConfigReply, IServerEntry } from './types';
+import { IApprovalAnswer, IMCPServers } from './tokens';
+import { ClientKind, IConfigReply, IPendingEntry, IServerEntry } from './types';
 
 /**
  * Milliseconds between refreshes while the page is visible (the poll stands by when it is hidden).
@@ -51,6 +51,18 @@ export class ServersModel implements IMCPServers {
       ? { notebook: server.notebook_path }
       : { kernel: server.kernel_id };
     return requestAPI<IConfigReply>('config', { client, ...target });
+  }
+
+  async answer(server: IServerEntry, pending: IPendingEntry, answer: IApprovalAnswer): Promise<void> {
+    const path = `kernels/${encodeURIComponent(server.kernel_id)}/approvals/${encodeURIComponent(pending.id)}`;
+    await requestAPI(path, {}, { method: 'POST', body: JSON.stringify(answer) });
+    await this.refresh();
+  }
+
+  async setPaused(server: IServerEntry, paused: boolean): Promise<void> {
+    const path = `kernels/${encodeURIComponent(server.kernel_id)}/pause`;
+    await requestAPI(path, {}, { method: 'POST', body: JSON.stringify({ paused }) });
+    await this.refresh();
   }
 
   dispose(): void {

@@ -2,11 +2,13 @@ import { Clipboard } from '@jupyterlab/apputils';
 import { PathExt } from '@jupyterlab/coreutils';
 import { Widget } from '@lumino/widgets';
 
+import { ALLOW_FOR_MINUTES, pendingText } from './approvals';
 import { IMCPServers } from './tokens';
 import {
   ClientKind,
   IClientEntry,
   IConfigReply,
+  IPendingEntry,
   IPromptEntry,
   IResourceEntry,
   IServerEntry,
@@ -47,10 +49,20 @@ export class ToolsPanel extends Widget {
     } else if (servers.length === 0) {
       body.append(element('p', 'jp-MCP-empty', 'No notebook serves tools yet: run a %%mcp_tool cell.'));
     }
+    const focused = document.activeElement;
     for (const server of servers) {
       body.append(this._server(server));
     }
     this.node.replaceChildren(body);
+    if (focused instanceof HTMLInputElement && body.contains(focused)) {
+      focused.focus(); // a reason being typed survives the once-a-second refresh
+    }
+    const waiting = new Set(servers.flatMap(server => server.pending.map(pending => pending.id)));
+    for (const id of this._reasons.keys()) {
+      if (!waiting.has(id)) {
+        this._reasons.delete(id);
+      }
+    }
   }
 
   private _header(): HTMLElement {
@@ -77,6 +89,10 @@ export class ToolsPanel extends Widget {
       plural(server.calls, 'call')
     ].join(' · ');
     section.append(element('div', 'jp-MCP-server-facts', server.live ? facts : `${facts} · not answering`));
+    section.append(this._pauseSwitch(server));
+    if (server.pending.length > 0) {
+      section.append(this._pendingList(server));
+    }
     const tools = element('ul', 'jp-MCP-tools');
     for (const tool of server.tools) {
       tools.append(toolItem(tool));
@@ -94,6 +110,53 @@ export class ToolsPanel extends Widget {
     section.append(this._copyButtons(server));
     return section;
   }
+
+  private _pauseSwitch(server: IServerEntry): HTMLElement {
+    const row = element('div', server.paused ? 'jp-MCP-pause jp-mod-paused' : 'jp-MCP-pause');
+    if (server.paused) {
+      row.append(element('span', 'jp-MCP-paused', 'Paused: client calls are refused'));
+    }
+    const toggle = button(server.paused ? 'Resume tools' : 'Pause all tools', 'jp-MCP-pause-button');
+    toggle.title = server.paused ? 'Serve client calls again' : 'Refuse every client call and cancel running ones';
+    toggle.addEventListener('click', () => void this._servers.setPaused(server, !server.paused));
+    row.append(toggle);
+    return row;
+  }
+
+  private _pendingList(server: IServerEntry): HTMLElement {
+    const box = element('div', 'jp-MCP-group jp-MCP-pending');
+    box.append(element('div', 'jp-MCP-group-title', 'Waiting for your approval'));
+    for (const pending of server.pending) {
+      box.append(this._pendingItem(server, pending));
+    }
+    return box;
+  }
+
+  private _pendingItem(server: IServerEntry, pending: IPendingEntry): HTMLElement {
+    const item = element('div', 'jp-MCP-pending-item');
+    item.dataset.callId = pending.id;
+    item.append(element('div', 'jp-MCP-pending-text', pendingText(pending)));
+    const reason = this._reasons.get(pending.id) ?? element('input', 'jp-MCP-pending-reason');
+    reason.placeholder = 'reason (the client sees it)';
+    this._reasons.set(pending.id, reason);
+    const answer = (decision: 'allow' | 'deny', minutes?: number): void => {
+      const given = decision === 'deny' && reason.value ? { reason: reason.value } : {};
+      void this._servers.answer(server, pending, { decision, minutes, ...given });
+    };
+    const allow = button('Allow', 'jp-MCP-allow');
+    allow.addEventListener('click', () => answer('allow'));
+    const allowFor = button(`Allow ${ALLOW_FOR_MINUTES} min`, 'jp-MCP-allow-for');
+    allowFor.title = `Also run this client's next calls for ${ALLOW_FOR_MINUTES} minutes without asking`;
+    allowFor.addEventListener('click', () => answer('allow', ALLOW_FOR_MINUTES));
+    const deny = button('Deny', 'jp-MCP-deny');
+    deny.addEventListener('click', () => answer('deny'));
+    const row = element('div', 'jp-MCP-pending-actions');
+    row.append(allow, allowFor, deny, reason);
+    item.append(row);
+    return item;
+  }
+
+  private _reasons = new Map<string, HTMLInputElement>();
 
   private _copyButtons(server: IServerEntry): HTMLElement {
     const row = element('div', 'jp-MCP-copy');

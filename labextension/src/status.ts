@@ -21,5 +21,7 @@ export class StatusItem extends Widget {
 export function statusText(server: IServerEntry): string {
   const tools = server.tools.filter(tool => tool.enabled).length;
   const clients = server.clients.length;
-  return `MCP: ${tools} tool${tools === 1 ? '' : 's'} · ${clients} client${clients === 1 ? '' : 's'}`;
+  const base = `MCP: ${tools} tool${tools === 1 ? '' : 's'} · ${clients} client${clients === 1 ? '' : 's'}`;
+  const waiting = server.pending.length > 0 ? ` · ${server.pending.length} waiting for approval` : '';
+  return `${base}${waiting}${server.paused ? ' · paused' : ''}`;
 }

@@ -1,7 +1,7 @@
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
 
-import { ClientKind, IConfigReply, IServerEntry } from './types';
+import { ClientKind, IConfigReply, IPendingEntry, IServerEntry } from './types';
 
 /**
  * The live list of notebooks that serve MCP tools, refreshed in the background.
@@ -19,6 +19,21 @@ export interface IMCPServers {
   refresh(): Promise<void>;
   /** A client config pointing at the server's stable Jupyter route. */
   config(client: ClientKind, server: IServerEntry): Promise<IConfigReply>;
+  /** Allow or deny a client's call waiting for approval in the server's notebook. */
+  answer(server: IServerEntry, pending: IPendingEntry, answer: IApprovalAnswer): Promise<void>;
+  /** The kill switch: pause (or resume) every tool of the server. */
+  setPaused(server: IServerEntry, paused: boolean): Promise<void>;
+}
+
+/**
+ * The notebook user's answer to a waiting call (what `POST /api/mcp/kernels/<id>/approvals/<call id>` takes).
+ */
+export interface IApprovalAnswer {
+  decision: 'allow' | 'deny';
+  /** Deny only: the client sees it. */
+  reason?: string;
+  /** Allow only: this client's next calls run unasked for this many minutes. */
+  minutes?: number;
 }
 
 export const IMCPServers = new Token<IMCPServers>('jupyter-mcp:servers', 'Notebooks that serve MCP tools.');

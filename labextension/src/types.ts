@@ -49,6 +49,15 @@ export interface IClientEntry {
   last_seen: number;
 }
 
+/** A client's call waiting for the notebook user's approval. */
+export interface IPendingEntry {
+  id: string;
+  tool: string;
+  arguments: { [key: string]: unknown };
+  client: string | null;
+  asked_at: number;
+}
+
 /** The proxy routes (under the Jupyter server's base URL) that reach a kernel's tools. */
 export interface IRoutes {
   kernel: string;
@@ -68,6 +77,9 @@ export interface IServerEntry {
   clients: IClientEntry[];
   calls: number;
   routes: IRoutes;
+  paused: boolean;
+  pending: IPendingEntry[];
+  read_only_clients: string[];
 }
 
 /** A ready client config (`GET /api/mcp/config`). */

@@ -98,6 +98,14 @@ def test_main_thread_is_dropped_with_a_note() -> None:
     assert [(n.cell, n.line) for n in translation.notes] == [(1, 1)]
 
 
+def test_confirm_is_dropped_with_a_note() -> None:
+    translation = translate_notebook(notebook("%%mcp_tool --confirm --destructive\ndef f() -> int:\n    return 1"))
+    code = translation.cells[0].code
+    assert "confirm" not in code.split("\n", 1)[1]
+    assert code.startswith("# --confirm dropped: a server has no notebook user to allow its calls")
+    assert '@server.tool(annotations={"destructiveHint": True})' in code
+
+
 def test_line_magics_of_jupyter_mcp_become_calls_or_comments() -> None:
     source = exported(
         "%load_ext jupyter_mcp\nimport jupyter_mcp as jm\nserver = jm.get_server()",
@@ -150,7 +158,7 @@ def test_what_only_ipython_runs_is_reported_with_cell_and_line() -> None:
         "result = await fetch()\n\nasync def ok():\n    await fetch()",
         "import jupyter_mcp\nserver = jupyter_mcp.get_server()\nserver.history[-1]\nserver.url",
         "server = 3\ndef main():\n    pass",
-        "%load_ext autoreload\n%mcp pause\n%mcp_tool f --bogus",
+        "%load_ext autoreload\n%mcp frobnicate\n%mcp_tool f --bogus",
         "from jupyter_mcp import get_server\nfrom jupyter_mcp.kernel.server import NotebookServer",
         "%%mcp_tool\ndef a(): pass\ndef b(): pass",
     )
@@ -195,7 +203,7 @@ def test_what_only_ipython_runs_is_reported_with_cell_and_line() -> None:
         "rename this 'server'",
         "rename this 'main'",
         "loads an IPython extension",
-        "%mcp pause has no meaning outside the notebook",
+        "%mcp frobnicate has no meaning outside the notebook",
         "%mcp_tool: unrecognized arguments: --bogus",
         "from jupyter_mcp import get_server: write jupyter_mcp.get_server",
         "jupyter_mcp.kernel.server is jupyter_mcp's notebook side",

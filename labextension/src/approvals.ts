@@ -1,0 +1,77 @@
+import { Notification } from '@jupyterlab/apputils';
+import { PathExt } from '@jupyterlab/coreutils';
+
+import { IMCPServers } from './tokens';
+import { IPendingEntry, IServerEntry } from './types';
+
+/** Minutes offered by "Allow this client for N min". */
+export const ALLOW_FOR_MINUTES = 10;
+
+/**
+ * "desk-agent wants to call reset_sales({"region": "north"})" — the one line every view shows.
+ */
+export function pendingText(pending: IPendingEntry): string {
+  const args = JSON.stringify(pending.arguments);
+  const shown = args.length > 80 ? `${args.slice(0, 79)}…` : args;
+  return `${pending.client ?? 'A client'} wants to call ${pending.tool}(${shown})`;
+}
+
+/**
+ * Shows a JupyterLab notification for each call waiting for approval (Allow / Allow N min / Deny),
+ * and dismisses it once the call is answered — here, in the sidebar, in the notebook or by its timeout.
+ */
+export class ApprovalNotifier {
+  constructor(private readonly _servers: IMCPServers) {
+    this._servers.changed.connect(this._update, this);
+    this._update();
+  }
+
+  dispose(): void {
+    this._servers.changed.disconnect(this._update, this);
+    for (const id of this._shown.values()) {
+      Notification.dismiss(id);
+    }
+    this._shown.clear();
+  }
+
+  private _update(): void {
+    const waiting = new Set<string>();
+    for (const server of this._servers.servers) {
+      for (const pending of server.pending) {
+        const key = `${server.kernel_id}/${pending.id}`;
+        waiting.add(key);
+        if (!this._shown.has(key)) {
+          this._shown.set(key, this._notify(server, pending));
+        }
+      }
+    }
+    for (const [key, id] of this._shown) {
+      if (!waiting.has(key)) {
+        Notification.dismiss(id);
+        this._shown.delete(key);
+      }
+    }
+  }
+
+  private _notify(server: IServerEntry, pending: IPendingEntry): string {
+    const where = server.notebook_path ? ` (${PathExt.basename(server.notebook_path)})` : '';
+    const answer = (decision: 'allow' | 'deny', minutes?: number): void =>
+      void this._servers.answer(server, pending, { decision, minutes }).catch(reason => {
+        Notification.error(`Could not answer the call of ${pending.tool}: ${String(reason)}`, { autoClose: 5000 });
+      });
+    return Notification.warning(`MCP: ${pendingText(pending)}${where}`, {
+      autoClose: false,
+      actions: [
+        { label: 'Allow', caption: 'Run this call', displayType: 'accent', callback: () => answer('allow') },
+        {
+          label: `Allow ${ALLOW_FOR_MINUTES} min`,
+          caption: `Run this call and this client's next ones for ${ALLOW_FOR_MINUTES} minutes without asking`,
+          callback: () => answer('allow', ALLOW_FOR_MINUTES)
+        },
+        { label: 'Deny', caption: 'The client gets an error', displayType: 'warn', callback: () => answer('deny') }
+      ]
+    });
+  }
+
+  private _shown = new Map<string, string>();
+}
