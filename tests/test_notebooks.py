@@ -192,8 +192,21 @@ def discovery_records(runtime: Path) -> list[dict[str, Any]]:
     return [json.loads(path.read_text()) for path in runtime.glob("jupyter-mcp-*.json")]
 
 
+APPROVALS_SOLUTION = '''notes = ["buy milk", "call Ada", "fix the chart"]
+
+
+@jupyter_mcp.tool(confirm=True)
+def clear_notes() -> str:
+    """Empty the notebook's notes."""
+    count = len(notes)
+    notes.clear()
+    return f"cleared {count} notes"
+'''
+
+
 def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None:
-    cells = run_chapter("08-approvals.ipynb", isolated_runtime)
+    cells = run_chapter("08-approvals.ipynb", isolated_runtime, APPROVALS_SOLUTION)
+    assert outputs_text(cells[-1]).splitlines() == ["✓ clear_notes asks the notebook user first", "✓ clear_notes() works"]
     by_source = {cell.source.splitlines()[0] if cell.source else "": cell for cell in cells}
     assert outputs_text(by_source["server.pending[0].allow()"]) == "'north reset'"
     denied = outputs_text(by_source['call = asyncio.ensure_future(agent_calls("reset_sales", {"region": "south"}))'])

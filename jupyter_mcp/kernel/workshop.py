@@ -8,6 +8,7 @@ Example (the last cell of a chapter)::
     await check_tool("safe_divide", {"a": 1, "b": 0}, error="cannot divide by zero")
     await check_resource("data://cities/fr/names", contains="Paris")
     await check_prompt("haiku", {"topic": "tea"}, contains="tea")
+    check_asks_first("reset_sales")
 """
 
 from __future__ import annotations
@@ -68,8 +69,18 @@ async def check_prompt(
     return _report(call, None if contains in text else f"its messages say {text!r}, not {contains!r}")
 
 
-def _report(what: str, problem: str | None) -> Check:
-    print(f"✗ not yet: {what}: {problem}" if problem else f"✓ {what} works")
+def check_asks_first(name: str, *, server: NotebookServer | None = None) -> Check:
+    """Print ✓ if a client's call of tool ``name`` waits for the notebook user's approval, else ✗ and why."""
+    server = server or get_server()
+    problem = _problem(server, name)
+    if problem is None and not server.approvals.needs_confirm(server.tools[name]):
+        problem = "a client's call would run without asking you (add --confirm, or mark it --destructive "
+        "with server.confirm = 'destructive')"
+    return _report(name, problem, passed="asks the notebook user first")
+
+
+def _report(what: str, problem: str | None, passed: str = "works") -> Check:
+    print(f"✗ not yet: {what}: {problem}" if problem else f"✓ {what} {passed}")
     return Check(problem)
 
 

@@ -85,3 +85,14 @@ async def test_timeout_and_the_pause_magics(kernel: Kernel, mode: str) -> None:
         kernel.run(TOOLS.replace(" --confirm", ""))  # re-running the cell without the flag: no more asking
         assert text_of(await client.call_tool("reset_sales", {"region": "north"})) == "north reset"
     assert kernel.value("sales['north']") == 0
+
+
+def test_the_workshop_check_tells_whether_a_tool_asks_first(kernel: Kernel) -> None:
+    kernel.run("from jupyter_mcp.kernel.workshop import check_asks_first")
+    assert kernel.run("check_asks_first('wipe');").stdout.startswith("✗ not yet: wipe: there is no tool named 'wipe'")
+    kernel.run("@jupyter_mcp.tool(annotations={'destructiveHint': True})\ndef wipe() -> str:\n    return 'wiped'")
+    assert kernel.run("check_asks_first('wipe');").stdout.startswith(
+        "✗ not yet: wipe: a client's call would run without asking you"
+    )
+    kernel.run("server.confirm = 'destructive'")
+    assert kernel.run("check_asks_first('wipe');").stdout == "✓ wipe asks the notebook user first\n"
