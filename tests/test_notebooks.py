@@ -206,7 +206,10 @@ def clear_notes() -> str:
 
 def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None:
     cells = run_chapter("08-approvals.ipynb", isolated_runtime, APPROVALS_SOLUTION)
-    assert outputs_text(cells[-1]).splitlines() == ["✓ clear_notes asks the notebook user first", "✓ clear_notes() works"]
+    assert outputs_text(cells[-1]).splitlines() == [
+        "✓ clear_notes asks the notebook user first",
+        "✓ clear_notes() works",
+    ]
     by_source = {cell.source.splitlines()[0] if cell.source else "": cell for cell in cells}
     assert outputs_text(by_source["server.pending[0].allow()"]) == "'north reset'"
     denied = outputs_text(by_source['call = asyncio.ensure_future(agent_calls("reset_sales", {"region": "south"}))'])
@@ -221,8 +224,19 @@ def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None
     assert outputs_text(by_source["from jupyter_mcp import Context"]) == "'archived south'"
 
 
+TASK_SOLUTION = '''%%mcp_tool --task
+async def backup(tables: int, ctx: Context) -> str:
+    """Back up the notebook's tables, one at a time."""
+    for done in range(1, tables + 1):
+        await asyncio.sleep(0.2)
+        await ctx.report_progress(done, tables)
+    return f"backed up {tables} tables"
+'''
+
+
 def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path) -> None:
     notebook = nbformat.read(NOTEBOOKS / "04-long-running-and-interactive-tools.ipynb", as_version=4)
+    notebook.cells[-2].source = TASK_SOLUTION  # the exercise, solved (the unsolved check is like every chapter's)
     client = NotebookClient(
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
     )
@@ -241,6 +255,8 @@ def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path
     assert "deleted draft.csv" in asked
     assert "'status': 'working'" in output_of("import httpx")
     assert "('completed', {'epochs': 2, 'loss': 0.36})" in output_of("while (task")
+    checked = outputs_text(notebook.cells[-1]).splitlines()
+    assert checked == ["✓ backup can run as a task", "✓ backup(tables=3) works"]
     assert "('input_required', ['scenarios'], 'task')" in output_of("asked =")
     assert "('cancelled', 'simulated 3 scenario(s)')" in output_of("cancel_me")
     history = outputs_text([cell for cell in notebook.cells if cell.source == "%mcp history"][-1])

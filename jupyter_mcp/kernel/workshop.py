@@ -9,6 +9,7 @@ Example (the last cell of a chapter)::
     await check_resource("data://cities/fr/names", contains="Paris")
     await check_prompt("haiku", {"topic": "tea"}, contains="tea")
     check_asks_first("reset_sales")
+    check_runs_as_task("train")
 """
 
 from __future__ import annotations
@@ -77,6 +78,15 @@ def check_asks_first(name: str, *, server: NotebookServer | None = None) -> Chec
         problem = "a client's call would run without asking you (add --confirm, or mark it --destructive "
         "with server.confirm = 'destructive')"
     return _report(name, problem, passed="asks the notebook user first")
+
+
+def check_runs_as_task(name: str, *, server: NotebookServer | None = None) -> Check:
+    """Print ✓ if clients that support tasks may run tool ``name`` as a task, else ✗ and why."""
+    server = server or get_server()
+    problem = _problem(server, name)
+    if problem is None and server.tools[name].task is None:
+        problem = "clients cannot run it as a task (add --task, or task=True)"
+    return _report(name, problem, passed="can run as a task")
 
 
 def _report(what: str, problem: str | None, passed: str = "works") -> Check:

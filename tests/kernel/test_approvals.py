@@ -96,3 +96,13 @@ def test_the_workshop_check_tells_whether_a_tool_asks_first(kernel: Kernel) -> N
     )
     kernel.run("server.confirm = 'destructive'")
     assert kernel.run("check_asks_first('wipe');").stdout == "✓ wipe asks the notebook user first\n"
+
+
+def test_the_workshop_check_tells_whether_a_tool_runs_as_a_task(kernel: Kernel) -> None:
+    kernel.run("from jupyter_mcp.kernel.workshop import check_runs_as_task")
+    kernel.run("@jupyter_mcp.tool\nasync def backup() -> str:\n    return 'done'")
+    assert kernel.run("check_runs_as_task('backup');").stdout.startswith(
+        "✗ not yet: backup: clients cannot run it as a task"
+    )
+    kernel.run("@jupyter_mcp.tool(task=True)\nasync def backup() -> str:\n    return 'done'")
+    assert kernel.run("check_runs_as_task('backup');").stdout == "✓ backup can run as a task\n"
