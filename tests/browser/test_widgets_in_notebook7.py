@@ -25,8 +25,8 @@ async def test_tool_card_in_notebook_7(lab: JupyterLab, lab_page: LabPage, artif
     page = lab_page.page
     await page.goto(lab.url("notebooks/notebook7.ipynb"))
     await expect(page.locator("#main-panel .jp-NotebookPanel")).to_be_visible(timeout=SLOW)
-    await expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_be_attached(timeout=SLOW)
-    await lab_page.menu("Run", "Run All Cells")
+    await lab_page.kernel_connected("notebook7.ipynb")
+    await lab_page.run_all(status_bar=False)
     card = page.locator(".jmcp-card").filter(has_text="in_stock")
     await expect(card).to_be_visible(timeout=SLOW)
     await expect(card.locator(".jmcp-head").first).to_contain_text("live")

@@ -5,6 +5,7 @@ The selectors are JupyterLab 4's own DOM classes and ARIA roles, kept in this on
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -54,6 +55,21 @@ class LabPage:
         """Wait until the notebook's kernel is connected and idle (the status bar says so)."""
         await expect(self.page.locator("#jp-main-statusbar")).to_contain_text("| Idle", timeout=SLOW)
 
+    async def kernel_connected(self, path: str) -> None:
+        """Wait until this page's kernel for notebook ``path`` has its websocket open.
+
+        Notebook 7's execution indicator says ``idle`` before any kernel exists, and "Run All"
+        clicked then runs nothing; the server's own count of the kernel's connections is the signal.
+        """
+        deadline = asyncio.get_running_loop().time() + SLOW / 1000
+        while asyncio.get_running_loop().time() < deadline:
+            sessions = (await asyncio.to_thread(self.lab.api, "GET", "api/sessions")).json()
+            kernels = [s["kernel"] for s in sessions if s["path"] == path]
+            if kernels and kernels[0]["connections"] > 0 and kernels[0]["execution_state"] == "idle":
+                return
+            await asyncio.sleep(0.2)
+        raise TimeoutError(f"no connected, idle kernel for {path} in {SLOW / 1000:.0f}s: {sessions}")
+
     async def menu(self, *path: str) -> None:
         """Click through the main menu: ``await ui.menu("Run", "Run All Cells")``."""
         bar = self.page.locator("#jp-MainMenu")
@@ -65,12 +81,20 @@ class LabPage:
             await expect(item).not_to_have_class(re.compile(r"\blm-mod-disabled\b"))
             await item.click()
 
-    async def run_all(self) -> None:
-        """Run every cell and wait until each has its execution count."""
+    async def run_all(self, *, status_bar: bool = True) -> None:
+        """Run every cell and wait until each has its execution count (Notebook 7: ``status_bar=False``).
+
+        A cell left without one fails with every cell's text and output, so a CI log says why.
+        """
         await self.menu("Run", "Run All Cells")
         pending = self.notebook.locator(".jp-InputPrompt").filter(has_text=re.compile(r"\[[ *]\]"))
-        await expect(pending).to_have_count(0, timeout=SLOW)
-        await self.wait_idle()
+        try:
+            await expect(pending).to_have_count(0, timeout=SLOW)
+        except AssertionError as error:
+            cells = "\n---\n".join(await self.notebook.locator(".jp-Cell").all_inner_texts())
+            raise AssertionError(f"Run All left cells unrun:\n{cells}") from error
+        if status_bar:
+            await self.wait_idle()
 
     async def set_theme(self, name: str) -> None:
         """Switch to ``JupyterLab Light`` or ``JupyterLab Dark``."""
