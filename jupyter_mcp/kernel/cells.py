@@ -11,7 +11,7 @@ from typing import Any
 
 from IPython.core.error import UsageError
 
-from jupyter_mcp.kernel.cellfunc import SignatureError, build_function, defined_functions
+from jupyter_mcp.kernel.cellfunc import SignatureError, build_function, defined_functions, pick_function
 from jupyter_mcp.kernel.server import NotebookServer
 from jupyter_mcp.tools.events import Kind
 
@@ -31,12 +31,11 @@ def run_and_pick(shell: Any, cell: str, name: str | None, magic: str) -> Callabl
     if not result.success:
         return None
     defined = defined_functions(shell.transform_cell(cell))
-    if name is None:
-        public = [n for n in defined if not n.startswith("_")]
-        if len(public) != 1:
-            found = ", ".join(public) or "none"
-            raise UsageError(f"this cell defines {len(public)} public functions ({found}); name one: %%{magic} NAME")
-        name = public[0]
+    if name is None:  # a named function may also be any callable the cell left in the namespace
+        try:
+            name = pick_function(defined, None, magic)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     function = shell.user_ns.get(name)
     if not callable(function):
         raise UsageError(f"{name!r} is not a function defined by this cell (defined: {', '.join(defined) or 'none'})")

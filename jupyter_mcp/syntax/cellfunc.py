@@ -96,8 +96,11 @@ def defined_functions(source: str) -> list[str]:
     return [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
 
 
-def pick_function(defined: list[str], name: str | None) -> str:
-    """The function a ``%%mcp_tool [NAME]`` cell makes a tool; ``ValueError`` says why there is none."""
+def pick_function(defined: list[str], name: str | None, magic: str = "mcp_tool") -> str:
+    """The function a ``%%mcp_tool [NAME]`` cell makes a tool; ``ValueError`` says why there is none.
+
+    ``magic`` names the cell magic in the message that asks for a name.
+    """
     if name is not None:
         if name not in defined:
             raise ValueError(
@@ -107,7 +110,7 @@ def pick_function(defined: list[str], name: str | None) -> str:
     public = [n for n in defined if not n.startswith("_")]
     if len(public) != 1:
         found = ", ".join(public) or "none"
-        raise ValueError(f"this cell defines {len(public)} public functions ({found}); name one: %%mcp_tool NAME")
+        raise ValueError(f"this cell defines {len(public)} public functions ({found}); name one: %%{magic} NAME")
     return public[0]
 
 

@@ -12,7 +12,7 @@ from jupyter_mcp.export.linemagics import MCP_COMMANDS
 from jupyter_mcp.export.project import Names
 from jupyter_mcp.export.serverfile import module_source
 from jupyter_mcp.export.translate import translate_notebook
-from jupyter_mcp.kernel.magics import COMMANDS
+from jupyter_mcp.kernel.commands import COMMANDS
 from jupyter_mcp.notebookfile import Cell, Notebook
 
 
