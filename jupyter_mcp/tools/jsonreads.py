@@ -1,9 +1,15 @@
-"""Reads of ``result://`` links answered as one ``application/json`` body, in the 2025 era too.
+"""Large ``resources/read`` answers go out as one ``application/json`` body, in either era.
 
-A full result is what did not fit the result budget, and the SDK clients refuse a server-sent event
-over 1 MiB but read a JSON body of any size. The 2026 era answers a quick request as JSON already;
-a 2025-era session answers every POST as an SSE stream, so for these reads (whose handler sends
-nothing but the response) the stream is collected and its response sent as the JSON body instead.
+The SDK clients refuse a server-sent event over 1 MiB but read a JSON body of any size. A read is
+answered as an SSE stream in the 2025 era always, and in the 2026 era once its handler sends a
+notification (a log, progress) or runs past the transport's ping interval. A read must return its
+whole contents (a ``result://`` link's full value, or a user's resource of any size), so its
+stream is held back until the response is known:
+
+- a response that fits one event goes out as the stream it was, notifications included;
+- a larger one goes out alone, as a JSON body (its notifications are in the call history);
+- a request to the client (2025 era: the read asks the client something) needs its answer now,
+  so from there on the stream is sent as it goes.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jupyter_mcp.tools.wirecheck import read_body, replay
 
-_PREFIX = "result://"
+EVENT_ROOM = 1_000_000
+"""Bytes of a response an SSE event may carry: the SDK clients' limit is 1 MiB for the whole event."""
 
 
 class JsonReads:
@@ -29,18 +36,18 @@ class JsonReads:
             await self.app(scope, receive, send)
             return
         body, _ = await read_body(receive)
-        request_id = _result_read_id(body)
+        request_id = _read_id(body)
         if request_id is None:
             await self.app(scope, replay(body, receive), send)
             return
-        collected = _Collected(send, request_id)
-        await self.app(scope, replay(body, receive), collected)
-        await collected.finish()
+        held = _HeldStream(send, request_id)
+        await self.app(scope, replay(body, receive), held)
+        await held.finish()
 
 
-def _result_read_id(body: bytes) -> Any:
-    """The JSON-RPC id of a ``resources/read`` of a ``result://`` URI, else ``None``."""
-    if _PREFIX.encode() not in body:
+def _read_id(body: bytes) -> Any:
+    """The JSON-RPC id of a ``resources/read`` request, else ``None``."""
+    if b"resources/read" not in body:
         return None
     try:
         message = json.loads(body)
@@ -48,13 +55,11 @@ def _result_read_id(body: bytes) -> Any:
         return None
     if not isinstance(message, dict) or message.get("method") != "resources/read":
         return None
-    params = message.get("params")
-    uri = params.get("uri") if isinstance(params, dict) else None
-    return message.get("id") if isinstance(uri, str) and uri.startswith(_PREFIX) else None
+    return message.get("id")
 
 
-class _Collected:
-    """A ``send`` that holds an SSE response back and, at the end, sends its JSON-RPC response alone."""
+class _HeldStream:
+    """A ``send`` that holds an SSE response back, then sends it whole or its large response alone."""
 
     def __init__(self, send: Send, request_id: Any) -> None:
         self.send = send
@@ -72,14 +77,25 @@ class _Collected:
             if self.passthrough:
                 await self.send(message)
         elif message["type"] == "http.response.body":
-            self.chunks.append(message.get("body", b""))
+            chunk = message.get("body", b"")
+            self.chunks.append(chunk)
+            if b'"method"' in chunk and any(_is_request(message) for _, message in _messages(chunk)):
+                await self._flush(more=bool(message.get("more_body", False)))
+
+    async def _flush(self, *, more: bool) -> None:
+        """Send what is held and everything after it as it comes."""
+        assert self.start is not None
+        self.passthrough = True
+        await self.send(self.start)
+        await self.send({"type": "http.response.body", "body": b"".join(self.chunks), "more_body": more})
+        self.chunks = []
 
     async def finish(self) -> None:
         if self.passthrough or self.start is None:
             return
         raw = b"".join(self.chunks)
         response = _response_in(raw, self.request_id)
-        if response is None:
+        if response is None or len(response) <= EVENT_ROOM:
             await self.send(self.start)
             await self.send({"type": "http.response.body", "body": raw})
             return
@@ -96,8 +112,13 @@ def _is_sse(start: Message) -> bool:
     return False
 
 
-def _response_in(stream: bytes, request_id: Any) -> bytes | None:
-    """The data of the SSE event answering ``request_id``, if the stream has one."""
+def _is_request(message: dict[str, Any]) -> bool:
+    return "method" in message and "id" in message
+
+
+def _messages(stream: bytes) -> list[tuple[bytes, dict[str, Any]]]:
+    """The JSON-RPC messages in ``stream``'s SSE events, each with its data as sent."""
+    found: list[tuple[bytes, dict[str, Any]]] = []
     for event in stream.replace(b"\r\n", b"\n").split(b"\n\n"):
         data = b"\n".join(line[5:].lstrip(b" ") for line in event.split(b"\n") if line.startswith(b"data:"))
         if not data.strip():
@@ -106,10 +127,14 @@ def _response_in(stream: bytes, request_id: Any) -> bytes | None:
             message = json.loads(data)
         except ValueError:
             continue
-        if (
-            isinstance(message, dict)
-            and message.get("id") == request_id
-            and ("result" in message or "error" in message)
-        ):
+        if isinstance(message, dict):
+            found.append((data, message))
+    return found
+
+
+def _response_in(stream: bytes, request_id: Any) -> bytes | None:
+    """The data of the SSE event answering ``request_id``, if the stream has one."""
+    for data, message in _messages(stream):
+        if message.get("id") == request_id and ("result" in message or "error" in message):
             return data
     return None
