@@ -9,7 +9,8 @@ stream is held back until the response is known:
 - a response that fits one event goes out as the stream it was, notifications included;
 - a larger one goes out alone, as a JSON body (its notifications are in the call history);
 - a request to the client (2025 era: the read asks the client something) needs its answer now,
-  so from there on the stream is sent as it goes.
+  so from there on the stream is sent as it goes; a response too large for one event is then
+  replaced by an error saying so (the client would refuse it with nothing to say why).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcp_types import INTERNAL_ERROR
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jupyter_mcp.tools.wirecheck import read_body, replay
@@ -36,41 +38,45 @@ class JsonReads:
             await self.app(scope, receive, send)
             return
         body, _ = await read_body(receive)
-        request_id = _read_id(body)
-        if request_id is None:
+        read = _read_request(body)
+        if read is None:
             await self.app(scope, replay(body, receive), send)
             return
-        held = _HeldStream(send, request_id)
+        held = _HeldStream(send, *read)
         await self.app(scope, replay(body, receive), held)
         await held.finish()
 
 
-def _read_id(body: bytes) -> Any:
-    """The JSON-RPC id of a ``resources/read`` request, else ``None``."""
+def _read_request(body: bytes) -> tuple[Any, str] | None:
+    """The JSON-RPC id and URI of a ``resources/read`` request, else ``None``."""
     if b"resources/read" not in body:
         return None
     try:
         message = json.loads(body)
     except ValueError:
         return None
-    if not isinstance(message, dict) or message.get("method") != "resources/read":
+    if not isinstance(message, dict) or message.get("method") != "resources/read" or "id" not in message:
         return None
-    return message.get("id")
+    params = message.get("params")
+    uri = params.get("uri") if isinstance(params, dict) else None
+    return message["id"], str(uri)
 
 
 class _HeldStream:
     """A ``send`` that holds an SSE response back, then sends it whole or its large response alone."""
 
-    def __init__(self, send: Send, request_id: Any) -> None:
+    def __init__(self, send: Send, request_id: Any, uri: str) -> None:
         self.send = send
         self.request_id = request_id
+        self.uri = uri
         self.start: Message | None = None
         self.chunks: list[bytes] = []
         self.passthrough = False
+        self.flushed = False
 
     async def __call__(self, message: Message) -> None:
         if self.passthrough:
-            await self.send(message)
+            await self.send(self._receivable(message) if self.flushed else message)
         elif message["type"] == "http.response.start":
             self.start = message
             self.passthrough = not _is_sse(message)
@@ -79,16 +85,32 @@ class _HeldStream:
         elif message["type"] == "http.response.body":
             chunk = message.get("body", b"")
             self.chunks.append(chunk)
-            if b'"method"' in chunk and any(_is_request(message) for _, message in _messages(chunk)):
+            if b'"method"' in chunk and any(_is_request(sent) for _, sent in _messages(chunk)):
                 await self._flush(more=bool(message.get("more_body", False)))
 
     async def _flush(self, *, more: bool) -> None:
         """Send what is held and everything after it as it comes."""
         assert self.start is not None
-        self.passthrough = True
+        self.passthrough = self.flushed = True
         await self.send(self.start)
         await self.send({"type": "http.response.body", "body": b"".join(self.chunks), "more_body": more})
         self.chunks = []
+
+    def _receivable(self, message: Message) -> Message:
+        """``message``, or an error event in place of a response too large for one event."""
+        body = message.get("body", b"")
+        if message["type"] != "http.response.body" or len(body) <= EVENT_ROOM:
+            return message
+        response = _response_in(body, self.request_id)
+        if response is None or len(response) <= EVENT_ROOM:
+            return message
+        said = (
+            f"The contents of {self.uri} are {len(response):,} bytes as JSON, more than one server-sent event "
+            "may carry to MCP clients (1 MiB), and this read asked the client a question, so its answer "
+            "could not go out as one JSON body: return less, or ask the question in a tool first"
+        )
+        error = {"jsonrpc": "2.0", "id": self.request_id, "error": {"code": INTERNAL_ERROR, "message": said}}
+        return {**message, "body": b"event: message\r\ndata: " + json.dumps(error).encode() + b"\r\n\r\n"}
 
     async def finish(self) -> None:
         if self.passthrough or self.start is None:

@@ -13,7 +13,10 @@ import base64
 from typing import Any
 
 import mcp_types as mt
+import pytest
 from mcp import Client
+from mcp.client import ClientRequestContext
+from mcp.shared.exceptions import MCPError
 
 from jupyter_mcp.tools import Context, ToolServer
 from jupyter_mcp.tools.history import CallHistory
@@ -171,3 +174,41 @@ async def test_big_errors_and_reads_reach_clients_of_a_kernel(kernel: Kernel, mo
     assert kernel.value(f"{record}.preview.uri").startswith("result://")
     assert kernel.value(f"{record}.preview.content[-1]['type']") == "resource_link"
     assert kernel.value(f"{record}.content[0]['text'][:20]") == REFUSES[:20]
+
+
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+async def answer_name(context: ClientRequestContext, params: mt.ElicitRequestParams) -> mt.ElicitResult:
+    return mt.ElicitResult(action="accept", content={"name": "Ada"})
+
+
+async def test_a_read_that_asks_the_client_gets_its_answer_and_a_too_big_one_a_clear_error() -> None:
+    """2025 era: the question goes out on the read's stream, so the answer must stream too.
+
+    (A 2026-era read cannot ask the client: it is told so in one sentence.)
+    """
+    server = ToolServer()
+
+    @server.resource("data://greeting/{times}")
+    async def greeting(times: int, ctx: Context) -> str:
+        answer = await ctx.elicit("Your name?", NAME, key="user_name")
+        return "Hello, " * times + str((answer.content or {})["name"])
+
+    with served(server) as url:
+        async with http_client(url, "test-token", mode="legacy", elicitation_callback=answer_name) as client:
+            (small,) = (await client.read_resource("data://greeting/2")).contents
+            assert isinstance(small, mt.TextResourceContents)
+            assert small.text == "Hello, Hello, Ada"
+            with pytest.raises(MCPError, match=TOO_BIG):
+                await client.read_resource("data://greeting/300000")
+            (again,) = (await client.read_resource("data://greeting/1")).contents
+            assert isinstance(again, mt.TextResourceContents)
+            assert again.text == "Hello, Ada"
+
+
+TOO_BIG = (
+    r"^The contents of data://greeting/300000 are 2,1\d\d,\d\d\d bytes as JSON, more than one server-sent event "
+    r"may carry to MCP clients \(1 MiB\), and this read asked the client a question, so its answer could not go "
+    r"out as one JSON body: return less, or ask the question in a tool first$"
+)
