@@ -53,6 +53,9 @@ async def small_notes(ctx: Context) -> str:
 def blob() -> bytes:
     return BIG_BLOB
 
+def broken() -> str:
+    raise ValueError("z" * 2_000_000)
+
 def rows(count: int) -> list[dict]:
     return [{"row": i, "text": "some words in a row"} for i in range(count)]
 '''
@@ -70,6 +73,7 @@ def _register(server: Any, namespace: dict[str, Any]) -> None:
     server.add_resource(namespace["small_notes"], "data://small-notes")
     server.add_resource(namespace["blob"], "data://blob", mime_type="application/octet-stream")
     server.add_resource(namespace["rows"], "data://rows/{count}")
+    server.add_resource(namespace["broken"], "data://broken")
 
 
 def _client(url: str, token: str, mode: str, logs: list[str]) -> Client:
@@ -121,6 +125,10 @@ async def _check_reads(client: Client, logs: list[str]) -> None:
     assert isinstance(rows, mt.TextResourceContents)
     assert len(rows.text) > 1_500_000
     assert rows.text.count('"row"') == 40_000
+    # A read's error is a JSON-RPC error, not a result: no preview, but whole and receivable.
+    with pytest.raises(MCPError) as failed:
+        await client.read_resource("data://broken")
+    assert failed.value.error.message == "ValueError: " + "z" * 2_000_000
     # A small read that logs is still the stream it was: the client hears its log.
     (small,) = (await client.read_resource("data://small-notes")).contents
     assert isinstance(small, mt.TextResourceContents)
@@ -155,6 +163,7 @@ async def test_big_errors_and_reads_reach_clients_of_a_kernel(kernel: Kernel, mo
         "server.add_resource(small_notes, 'data://small-notes')\n"
         "server.add_resource(blob, 'data://blob', mime_type='application/octet-stream')\n"
         "server.add_resource(rows, 'data://rows/{count}')\n"
+        "server.add_resource(broken, 'data://broken')\n"
         "server.start()"
     )
     kernel.run("%mcp_resource BIG_TEXT --uri data://big-text")
