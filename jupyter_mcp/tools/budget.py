@@ -5,6 +5,7 @@ twice (a JSON text block and ``structuredContent``), escaped. So a result is mea
 (its JSON, in bytes); above the budget the client gets a preview (``preview.py``) and a
 ``ResourceLink`` to ``result://<call id>``, which ``resources/read`` answers with the full value
 for as long as ``KeptResults`` keeps it. The call history records the full value either way.
+An error result (``isError``) is no exception: its text is cut to head and tail the same way.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ class ResultBudget:
     def apply(self, result: mt.CallToolResult, call_id: str, tool: Any) -> Sent:
         """``result`` itself when within budget, else a preview + link (the full value kept for the link)."""
         budget = getattr(tool, "result_budget", None) or self.budget
-        if budget is None or result.is_error:
+        if budget is None:
             return Sent(result)
         size = result_size(result)
         if size <= budget:
@@ -83,7 +84,7 @@ class ResultBudget:
         uri = f"result://{call_id}"
         wrapped = bool(getattr(tool, "wrap_result", False))
         contents = full_contents(result, uri, wrapped=wrapped)
-        link = self.kept.put(call_id, contents, size, _tool_name(tool))
+        link = self.kept.put(call_id, contents, size, _tool_name(tool), error=bool(result.is_error))
         validator = _validator(getattr(tool, "output_schema", None))
         preview = build_preview(result, size=size, budget=budget, link=link, check=validator)
         return Sent(preview, result, uri, size, budget)

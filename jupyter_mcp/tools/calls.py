@@ -226,7 +226,7 @@ class CallPath:
         except Exception as exc:
             failure = self._unexpected(name, exc)
         if failure is not None:
-            result = _error_result(failure.message)
+            result = self._within_budget(_error_result(failure.message), scope, self.registry.get(name))
         self._finish(scope.call_id, started, result, failure)
         return result
 
@@ -380,7 +380,8 @@ class CallPath:
         return self._within_budget(result, scope, tool)
 
     def _within_budget(self, result: mt.CallToolResult, scope: CallScope, tool: Any) -> mt.CallToolResult:
-        """What a client gets: ``result``, or over the budget a preview + link (observers get the full value).
+        """What a client gets: ``result`` (a value or an error), or over the budget a preview + link
+        (observers get the full value).
 
         A call from the notebook itself (no request: ``server.call`` in a cell) gets everything.
         """

@@ -58,8 +58,10 @@ class KeptResults:
             self._expire(time.time())
             return len(self._items)
 
-    def put(self, call_id: str, contents: list[ResourceContents], size: int, tool: str) -> mt.ResourceLink:
-        """Keep a call's full value; returns the link a preview carries."""
+    def put(
+        self, call_id: str, contents: list[ResourceContents], size: int, tool: str, *, error: bool = False
+    ) -> mt.ResourceLink:
+        """Keep a call's full value (its full error text with ``error``); returns the link a preview carries."""
         now = time.time()
         with self._lock:
             self._expire(now)
@@ -67,7 +69,8 @@ class KeptResults:
                 self._items[call_id] = _Kept(contents, size, now + self.ttl)
                 self._bytes += size
                 self._evict()
-        return self._link(call_id, contents, size, tool, now, kept=size <= self.max_bytes)
+        what = "error" if error else "result"
+        return self._link(call_id, contents, size, (what, tool), now, kept=size <= self.max_bytes)
 
     def get(self, call_id: str) -> list[ResourceContents] | None:
         with self._lock:
@@ -110,8 +113,16 @@ class KeptResults:
         self._bytes -= kept.size
 
     def _link(
-        self, call_id: str, contents: list[ResourceContents], size: int, tool: str, now: float, *, kept: bool
+        self,
+        call_id: str,
+        contents: list[ResourceContents],
+        size: int,
+        of: tuple[str, str],
+        now: float,
+        *,
+        kept: bool,
     ) -> mt.ResourceLink:
+        what, tool = of
         until = time.strftime("%H:%M:%S UTC", time.gmtime(now + self.ttl))
         if kept:
             note = f"kept until {until}, or less if newer big results need the room ({self.max_bytes:,} bytes in all)"
@@ -121,8 +132,8 @@ class KeptResults:
             type="resource_link",
             uri=f"result://{call_id}",
             name=f"result-{call_id}",
-            title=f"Full result of {tool}",
-            description=f"The full result of this call of {tool!r} ({size:,} bytes as JSON); {note}.",
+            title=f"Full {what} of {tool}",
+            description=f"The full {what} of this call of {tool!r} ({size:,} bytes as JSON); {note}.",
             mime_type=contents[0].mime_type if contents else None,
             size=size,
         )

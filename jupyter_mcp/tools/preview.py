@@ -1,6 +1,7 @@
 """A preview of a result over budget: a table's first rows, a text's head and tail, a smaller image.
 
-The preview says exactly what it left out and ends with the link to the full value. It is built
+The preview says exactly what it left out and ends with the link to the full value. An error's
+preview starts with the (cut) error text itself, as clients show an error's first block. It is built
 with limits (items per list, characters per string, image bytes) halved until it fits the budget.
 Structured content stays valid against the tool's output schema, or the client gets a short
 message and the link instead.
@@ -105,6 +106,10 @@ def _attempt(
     # With a structured value, the text blocks repeat it: its cuts are already said once.
     block_cut = cut if structured is None else _Cut()
     blocks = [b for block in result.content for b in _block(block, limits, block_cut)]
+    if result.is_error:
+        note = mt.TextContent(type="text", text=_error_summary(size, budget, cut, link))
+        content = [*blocks, note, link]
+        return mt.CallToolResult(content=content, structured_content=shrunk, meta=result.meta, is_error=True)
     head = mt.TextContent(type="text", text=_summary(size, budget, structured, cut, link))
     return mt.CallToolResult(content=[head, *blocks, link], structured_content=shrunk, meta=result.meta)
 
@@ -116,6 +121,14 @@ def _summary(size: int, budget: int, structured: Any, cut: _Cut, link: mt.Resour
         f"This result is {what}{format_size(size)} as JSON, over this server's result budget of "
         f"{format_size(budget)}, so this is a preview ({cut or 'nothing cut'}). "
         f"The full value is at {link.uri} (read it with resources/read)."
+    )
+
+
+def _error_summary(size: int, budget: int, cut: _Cut, link: mt.ResourceLink) -> str:
+    return (
+        f"This error is {format_size(size)} as JSON, over this server's result budget of {format_size(budget)}, "
+        f"so the client gets a preview ({cut or 'nothing cut'}). The full error text is at {link.uri} "
+        "(read it with resources/read)."
     )
 
 

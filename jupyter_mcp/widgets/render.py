@@ -231,9 +231,10 @@ def _sent_preview(record: CallRecord) -> str:
     preview = record.preview
     if preview is None:
         return ""
+    what, full = ("error", "its full text") if record.error is not None else ("result", "the full value")
     note = (
-        f"The result is {format_size(preview.size)} as JSON, over the result budget of {format_size(preview.budget)}: "
-        f"the client got a preview and a link to the full value, {preview.uri}."
+        f"The {what} is {format_size(preview.size)} as JSON, over the result budget of {format_size(preview.budget)}: "
+        f"the client got a preview and a link to {full}, {preview.uri}."
     )
     shown = f"<details><summary>What the client got</summary>{content_html(preview.content)}</details>"
     return heading("Sent as a preview") + f"<div class='jmcp-preview-note'>{esc(note)}</div>" + shown

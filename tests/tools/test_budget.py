@@ -85,7 +85,7 @@ async def test_a_preview_keeps_to_the_output_schema_or_says_why_not(mode: str) -
     assert whole.contents[0].text == '{"items": ' + str(list(range(5000))) + "}"  # type: ignore[union-attr]
 
 
-async def test_results_within_budget_and_errors_go_out_untouched(mode: str) -> None:
+async def test_results_and_errors_within_budget_go_out_untouched_and_big_errors_as_a_preview(mode: str) -> None:
     server = ToolServer(result_budget="8kB")
 
     @server.tool
@@ -93,16 +93,28 @@ async def test_results_within_budget_and_errors_go_out_untouched(mode: str) -> N
         return "fine"
 
     @server.tool
+    def fails_briefly() -> str:
+        raise ValueError("x" * 2_000)
+
+    @server.tool
     def fails() -> str:
         raise ValueError("x" * 20_000)
 
     async with connected(server, mode) as client:
         ok = await client.call_tool("small", {})
+        brief = await client.call_tool("fails_briefly", {})
         error = await client.call_tool("fails", {})
+        whole = await client.read_resource(error.content[-1].uri)  # type: ignore[union-attr]
     assert ok.content == [mt.TextContent(type="text", text="fine")]
+    assert brief.is_error is True
+    assert brief.content == [mt.TextContent(type="text", text="ValueError: " + "x" * 2_000)]
     assert error.is_error is True
-    assert len(error.content) == 1
-    assert len(server.kept_results) == 0
+    assert [block.type for block in error.content] == ["text", "text", "resource_link"]
+    marker = "\n[… 19,012 characters left out here; the full text is at the link …]\n"
+    assert error.content[0].text == "ValueError: " + "x" * 488 + marker + "x" * 500  # type: ignore[union-attr]
+    assert "(text: first 500 and last 500 of 20,012 characters)" in error.content[1].text  # type: ignore[union-attr]
+    assert whole.contents[0].text == "ValueError: " + "x" * 20_000  # type: ignore[union-attr]
+    assert len(server.kept_results) == 1
 
 
 def test_a_result_is_measured_as_the_2026_era_escapes_it() -> None:

@@ -183,6 +183,32 @@ async def test_detail_of_a_call_sent_as_a_preview_shows_the_full_value_and_what_
     assert f"🔗 result-{record.id} {record.preview.uri}" in text
 
 
+async def test_detail_of_an_error_sent_as_a_preview_shows_the_whole_error_and_what_the_client_got() -> None:
+    from jupyter_mcp.tools import ToolServer
+    from tests.conftest import connected
+
+    server = ToolServer(result_budget="8kB")
+    history = CallHistory()
+    server.add_call_observer(history)
+
+    @server.tool
+    def fails() -> str:
+        raise ValueError("x" * 20_000)
+
+    async with connected(server, "legacy") as client:
+        await client.call_tool("fails", {})
+    record = history[-1]
+    assert record.preview is not None
+    assert (record.status, record.error) == ("error", "ValueError: " + "x" * 20_000)
+    text = visible_text(record_detail_html(record))
+    assert (
+        "Sent as a preview The error is 20 kB as JSON, over the result budget of 8,000 bytes: the client got a "
+        f"preview and a link to its full text, {record.preview.uri}. What the client got"
+    ) in text
+    assert "19,012 characters left out here" in text
+    assert f"🔗 result-{record.id} {record.preview.uri}" in text
+
+
 def test_a_call_waiting_for_input_says_what_it_waits_for() -> None:
     history = CallHistory()
     started(history)
