@@ -62,6 +62,15 @@ class Link:
         """
         return await self._send("POST", headers, body, repeatable=repeatable)
 
+    async def probe(self) -> None:
+        """Check that the server answers and takes the token, before a client message needs it.
+
+        A GET without a session is harmless on any streamable HTTP server: it answers 400 or 405, or
+        opens a stream this closes at once.
+        """
+        response = await self._send("GET", {"accept": "text/event-stream"})
+        response.close()
+
     async def get_stream(self) -> Response:
         return await self._send("GET", {**self.session_headers(), "accept": "text/event-stream"})
 
@@ -84,6 +93,8 @@ class Link:
             return f"{_REFUSED[status]} (HTTP {status})"
         if status == 404 and SESSION_HEADER in headers:
             return "no longer knows the bridge's session (HTTP 404): the server was restarted"
+        if status == 404:
+            return "answers, but not as an MCP endpoint (HTTP 404): check the path"
         return None
 
     async def terminate(self) -> None:
