@@ -181,7 +181,7 @@ async def test_serve_refuses_at_once_what_nobody_can_approve(runtime_dir: Path, 
 
 async def test_serve_no_confirm_runs_them_unasked(runtime_dir: Path, tmp_path: Path, mode: str) -> None:
     served = write_notebook(tmp_path / "asking.ipynb", ASKING_CELLS)
-    with serving_http(served, runtime_dir, "--no-confirm") as (_process, url, token, announced):
+    with serving_http_announced(served, runtime_dir, "--no-confirm") as (_process, url, token, announced):
         async with http_client(url, token, mode=mode) as client:
             with anyio.fail_after(10):
                 ran = await client.call_tool("reset_sales", {"region": "north"})
@@ -192,7 +192,7 @@ async def test_serve_no_confirm_runs_them_unasked(runtime_dir: Path, tmp_path: P
 
 
 def test_serve_says_nothing_about_approval_when_no_tool_asks(notebook: Path, runtime_dir: Path) -> None:
-    with serving_http(notebook, runtime_dir) as (_process, _url, _token, announced):
+    with serving_http_announced(notebook, runtime_dir) as (_process, _url, _token, announced):
         assert "approv" not in announced
 
 
@@ -211,9 +211,17 @@ def test_the_mcp_inspector_drives_serve_over_stdio(notebook: Path, runtime_dir: 
 @contextmanager
 def serving_http(
     notebook: Path, runtime: Path, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """``serve --transport http`` (``env`` added); yields the process and the URL and token it printed on stderr."""
+    with serving_http_announced(notebook, runtime, *extra, env=env) as (process, url, token, _announced):
+        yield process, url, token
+
+
+@contextmanager
+def serving_http_announced(
+    notebook: Path, runtime: Path, *extra: str, env: dict[str, str] | None = None
 ) -> Iterator[tuple[subprocess.Popen[str], str, str, str]]:
-    """``serve --transport http`` (``env`` added); yields the process, the URL and token it printed on stderr, and
-    all it said there up to then."""
+    """``serving_http``, also yielding all serve said on stderr up to its "Stop with Ctrl-C." line."""
     process = subprocess.Popen(
         [JUPYTER_MCP, "serve", str(notebook), "--transport", "http", *extra],
         stdout=subprocess.PIPE,
@@ -234,12 +242,7 @@ def serving_http(
 
 async def test_serve_over_http_until_sigterm(notebook: Path, runtime_dir: Path, tmp_path: Path, mode: str) -> None:
     port = free_port()
-    with serving_http(notebook, runtime_dir, "--port", str(port), "--token", "t0ken") as (
-        process,
-        url,
-        token,
-        _announced,
-    ):
+    with serving_http(notebook, runtime_dir, "--port", str(port), "--token", "t0ken") as (process, url, token):
         assert (url, token) == (f"http://127.0.0.1:{port}/mcp", "t0ken")
         async with http_client(url, token, mode=mode) as client:
             assert (await client.call_tool("which_cells", {})).structured_content == {"result": "all"}
@@ -252,7 +255,7 @@ async def test_serve_over_http_until_sigterm(notebook: Path, runtime_dir: Path, 
 
 
 async def test_serve_stops_cleanly_on_sigint(notebook: Path, runtime_dir: Path) -> None:
-    with serving_http(notebook, runtime_dir) as (process, _url, _token, _announced):
+    with serving_http(notebook, runtime_dir) as (process, _url, _token):
         (info,) = discovery.read_all(runtime_dir)
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 0
@@ -262,7 +265,7 @@ async def test_serve_stops_cleanly_on_sigint(notebook: Path, runtime_dir: Path) 
 
 
 def test_the_mcp_inspector_drives_serve_over_http(notebook: Path, runtime_dir: Path, tmp_path: Path) -> None:
-    with serving_http(notebook, runtime_dir) as (_process, url, token, _announced):
+    with serving_http(notebook, runtime_dir) as (_process, url, token):
         header = f"Authorization: Bearer {token}"
         listed = inspector(url, "--transport", "http", "--header", header, "--method", "tools/list", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
@@ -276,7 +279,7 @@ async def test_the_demo_notebook_serves_its_tools(runtime_dir: Path, mode: str) 
         progress.append(value)
 
     demo = ROOT / "notebooks" / "02-demo-tools.ipynb"
-    with serving_http(demo, runtime_dir) as (_process, url, token, _announced):
+    with serving_http(demo, runtime_dir) as (_process, url, token):
         async with http_client(url, token, mode=mode) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert set(tools) == {"city_facts", "to_fahrenheit", "count_primes"}
