@@ -181,9 +181,9 @@ async def test_connect_says_what_answers_at_a_wrong_path(
         ) as c:
             refused = await c.call_tool("add", {"a": 1, "b": 2})
     assert text_of(refused) == (
-        f"jupyter-mcp: cannot call tool 'add': the MCP server at {wrong} answers, but not as an MCP endpoint (HTTP 404): "
-        "check the path"
+        f"jupyter-mcp: cannot call tool 'add': the MCP server at {wrong} answered HTTP 404 (Not Found): nothing serves "
+        "MCP at that path now; check the URL"
     )
     said = stderr.read_text()
     assert "connected to" not in said
-    assert f"[jupyter-mcp] not connected: the MCP server at {wrong} answers, but not as an MCP endpoint" in said
+    assert f"[jupyter-mcp] not connected: the MCP server at {wrong} answered HTTP 404 (Not Found): nothing" in said
