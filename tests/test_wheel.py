@@ -13,7 +13,12 @@ import re
 import secrets
 import shutil
 import subprocess
+import sys
+import tarfile
 import time
+import zipfile
+from email.message import Message
+from email.parser import Parser
 from pathlib import Path
 
 import httpx
@@ -50,6 +55,47 @@ def test_the_sdist_carries_the_built_labextension(dist: Path) -> None:
     assert "/jupyter_mcp/labextension/package.json" in listed
     assert "/labextension/src/index.ts" in listed
     assert "node_modules" not in listed
+
+
+def long_descriptions(dist: Path) -> list[Message]:
+    """The metadata of the wheel (METADATA) and of the sdist (PKG-INFO), as PyPI reads them."""
+    (sdist,) = dist.glob("jupyter_live_mcp-*.tar.gz")
+    with zipfile.ZipFile(wheel_in(dist)) as wheel:
+        (name,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = wheel.read(name).decode()
+    with tarfile.open(sdist) as archive:
+        (member,) = [m for m in archive.getmembers() if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO")]
+        extracted = archive.extractfile(member)
+        assert extracted is not None
+        pkg_info = extracted.read().decode()
+    return [Parser().parsestr(metadata), Parser().parsestr(pkg_info)]
+
+
+def test_the_pypi_description_is_written_for_pypi(dist: Path) -> None:
+    """PyPI shows the long description: it starts with what the package does and `pip install`, without the
+    repository's first lines (./dev.sh), and has no link or image that resolves only in a checkout."""
+    wheel_metadata, sdist_metadata = long_descriptions(dist)
+    body = wheel_metadata.get_payload()
+    assert isinstance(body, str)
+    assert sdist_metadata.get_payload() == body
+    for metadata in (wheel_metadata, sdist_metadata):
+        assert metadata["Description-Content-Type"] == "text/markdown"
+        assert metadata.get_all("Project-URL") is None  # no public repository to point at
+    assert body.startswith("# jupyter-live-mcp\n\n**A notebook as a live MCP tool server.** Mark a function")
+    install = body.split("\n## ", 2)[1]
+    assert install.startswith('Install\n\n```bash\npip install "jupyter-live-mcp[notebook]"')
+    assert "dev.sh" not in body
+    assert "<!--" not in body  # the pypi-start / pypi-end markers
+    assert "## From the command line" in body
+    assert "## Without a kernel" in body
+    assert "## Development" not in body
+    targets = re.findall(r"\]\(([^)\s]+)\)", body)
+    assert targets, "no link found: the pattern is wrong"
+    assert [t for t in targets if not t.startswith("https://")] == []
+    assert "docs/screenshots" not in body
+    (sdist,) = dist.glob("jupyter_live_mcp-*.tar.gz")
+    checked = run(sys.executable, "-m", "twine", "check", "--strict", sdist, wheel_in(dist), cwd=dist)
+    assert checked.count("PASSED") == 2, checked
 
 
 def test_the_core_leaves_the_jupyter_stack_out(core: tuple[Path, dict[str, str]]) -> None:

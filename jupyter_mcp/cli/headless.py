@@ -34,7 +34,9 @@ class HeadlessKernel:
 
         # Named like a Jupyter server's kernels, so discovery and `list` show a real kernel id.
         connection_file = discovery.runtime_dir() / f"kernel-{uuid.uuid4()}.json"
-        self.manager = AsyncKernelManager(connection_file=str(connection_file), **_kernel_choice(kernel_name))
+        self.manager = AsyncKernelManager(
+            connection_file=str(connection_file), **_kernel_choice(kernel_name), **_encryption()
+        )
         self.named = kernel_name is not None
         self.cwd = cwd
         self.env = dict(env)
@@ -90,6 +92,18 @@ class HeadlessKernel:
         if reply["content"]["status"] == "ok":
             return None
         return failure or dict(reply["content"])
+
+    async def evaluate(self, expression: str) -> Any:
+        """The value of a Python literal ``expression`` in the kernel (a list of names, a number...)."""
+        import ast
+
+        reply = await self.until_dead(
+            self.client.execute_interactive("", silent=True, user_expressions={"value": expression})
+        )
+        value = reply["content"]["user_expressions"]["value"]
+        if value.get("status") != "ok":
+            raise CLIError(f"the kernel could not evaluate {expression}: {value.get('evalue', value)}")
+        return ast.literal_eval(value["data"]["text/plain"])
 
     async def until_dead(self, work: Any) -> Any:
         """Await ``work``, unless the kernel process dies first."""
@@ -151,6 +165,21 @@ def _kernel_choice(kernel_name: str | None) -> dict[str, Any]:
         return {"kernel_name": kernel_name}
     # With no kernel directories to search, only ipykernel's own spec remains: this interpreter.
     return {"kernel_name": NATIVE_KERNEL_NAME, "kernel_spec_manager": KernelSpecManager(kernel_dirs=[])}
+
+
+def _encryption() -> dict[str, Any]:
+    """CurveZMQ keys for kernels that declare support (ipykernel 7), where jupyter_client can provision them.
+
+    The kernel's channels are then encrypted, and ipykernel 7 no longer warns on stderr (which desktop
+    clients show as an error log) that it "is running over TCP without encryption". Works on every
+    platform, unlike the ipc transport; other kernels keep plain TCP on loopback, as in JupyterLab.
+    """
+    import zmq
+    from jupyter_client.manager import AsyncKernelManager
+
+    if "transport_encryption" not in AsyncKernelManager.class_trait_names() or not zmq.has("curve"):
+        return {}  # jupyter_client < 8.9, or a libzmq without CURVE: kernels start as before
+    return {"transport_encryption": "auto"}
 
 
 def plain(text: str) -> str:

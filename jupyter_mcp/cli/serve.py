@@ -5,6 +5,10 @@ Starts a kernel (ipykernel on the Python running jupyter-mcp, so it has jupyter_
 --tagged), then serves its %%mcp_tool tools: over stdio (for a client that starts this command) or over
 streamable HTTP (URL and token printed on stderr). A cell that raises stops startup with its
 cell number and a non-zero exit. Kernel output goes to stderr or --log, never to stdout.
+
+Nobody sits at a served notebook, so nobody can approve calls of tools that ask for approval
+(--confirm, confirm=True, the server's confirm setting): their calls are refused at once, and
+serve names them on stderr at startup. --no-confirm runs them unasked instead.
 """
 
 from __future__ import annotations
@@ -47,6 +51,11 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", type=Path, metavar="DIR", help="kernel working directory (default: the notebook's)")
     parser.add_argument("--tagged", action="store_true", help="run only the cells tagged 'mcp'")
     parser.add_argument("--log", type=Path, metavar="FILE", help="append kernel output here instead of stderr")
+    parser.add_argument(
+        "--no-confirm",
+        action="store_true",
+        help="run tools that ask for approval without asking (default: refuse their calls, as nobody can approve)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -159,8 +168,9 @@ def _kernel_env(args: argparse.Namespace, notebook: Notebook) -> dict[str, str]:
 
 async def _start_and_serve(kernel: HeadlessKernel, notebook: Notebook, args: argparse.Namespace, stdout: Any) -> int:
     await kernel.start()
-    await _execute(kernel, notebook, args.host)
+    await _execute(kernel, notebook, args.host, args.no_confirm)
     info = _served(kernel, notebook, args.tagged)
+    _tell_unattended(await kernel.evaluate(_NEEDING_APPROVAL), args.no_confirm)
     kernel.follow_output()
     if stdout is None:
         _announce(info, notebook)
@@ -171,11 +181,12 @@ async def _start_and_serve(kernel: HeadlessKernel, notebook: Notebook, args: arg
     raise CLIError("the kernel died; its tools are gone")
 
 
-async def _execute(kernel: HeadlessKernel, notebook: Notebook, host: str | None) -> None:
+async def _execute(kernel: HeadlessKernel, notebook: Notebook, host: str | None, no_confirm: bool) -> None:
     from jupyter_mcp.cli.headless import plain
 
     loads_itself = any("load_ext jupyter_mcp" in cell.source for cell in notebook.cells)
-    failure = await kernel.run(_setup_code(host, load=not loads_itself), silent=True)
+    setup = _setup_code(host, load=not loads_itself, unattended="run" if no_confirm else "refuse")
+    failure = await kernel.run(setup, silent=True)
     if failure is not None:
         raise CLIError(f"could not load jupyter_mcp in the kernel: {failure.get('evalue', failure)}")
     for cell in notebook.cells:
@@ -185,15 +196,16 @@ async def _execute(kernel: HeadlessKernel, notebook: Notebook, host: str | None)
             raise CLIError(f"cell {cell.number} of {notebook.path.name} raised {error}\n    {cell.first_line}")
 
 
-def _setup_code(host: str | None, *, load: bool) -> str:
-    """Set the host before any tool starts the server; load the extension if the cells do not."""
+def _setup_code(host: str | None, *, load: bool, unattended: str) -> str:
+    """Set the host before any tool starts the server, and what happens to calls nobody can approve; load
+    the extension if the cells do not."""
     lines = ["def _jupyter_mcp_setup():", "    import jupyter_mcp"]
     if load:
         lines.append("    get_ipython().run_line_magic('load_ext', 'jupyter_mcp')")
+    lines += ["    server = jupyter_mcp.get_server()", f"    server.approvals.unattended = {unattended!r}"]
     if host is not None:
         lines += [
             "    from jupyter_mcp.tools.serving import is_loopback",
-            "    server = jupyter_mcp.get_server()",
             f"    server.settings.host = {host!r}",
             f"    server.settings.allow_remote = not is_loopback({host!r})",
         ]
@@ -211,6 +223,23 @@ def _served(kernel: HeadlessKernel, notebook: Notebook, tagged: bool) -> ServerI
             "anything; nothing to serve"
         )
     return info
+
+
+_NEEDING_APPROVAL = "__import__('jupyter_mcp').get_server().tools_needing_approval()"
+
+
+def _tell_unattended(names: list[str], no_confirm: bool) -> None:
+    """One line on the tools that ask for approval: nobody can give it here."""
+    if not names:
+        return
+    listed = ", ".join(names)
+    if no_confirm:
+        _say(f"--no-confirm: {listed} ask for approval in a notebook; here they run unasked")
+    else:
+        _say(
+            f"nobody can approve calls here, so calls of {listed} (they ask for approval) are refused at once; "
+            "serve --no-confirm runs them unasked"
+        )
 
 
 def _announce(info: ServerInfo, notebook: Notebook) -> None:

@@ -15,7 +15,10 @@ SERVER = "server"
 """The exported module's ``ToolServer``; the notebook's ``jupyter_mcp.get_server()`` becomes this name."""
 
 MAIN_THREAD_NOTE = "--main-thread dropped: a server has no cells to wait for, so the tool runs on a worker thread"
-CONFIRM_NOTE = "--confirm dropped: a server has no notebook user to allow its calls"
+CONFIRM_NOTE = (
+    "--confirm dropped: a server has no notebook user to allow its calls, so they run unasked "
+    "(as under jupyter-mcp serve --no-confirm)"
+)
 
 
 def decorator(kind: str, options: Mapping[str, Any], *args: Any) -> str:

@@ -3,7 +3,9 @@
 ``CallPath`` admits every client call of a tool through ``Approvals.admit`` (calls made from the
 notebook itself are the user's own and pass). A tool that needs confirmation waits as a
 ``PendingCall`` until someone allows or denies it (a cell, the panel, JupyterLab) or the wait runs
-out; a denial is a ``ToolError`` the client sees, and the function is never called.
+out; a denial is a ``ToolError`` the client sees, and the function is never called. A host with no
+notebook user (``jupyter-mcp serve``) sets ``unattended``: such calls are then refused at once, or
+run unasked when the person starting it opted in (``serve --no-confirm``), instead of waiting.
 
 Example::
 
@@ -37,7 +39,9 @@ if TYPE_CHECKING:
 ConfirmPolicy = Literal["never", "destructive", "always"]
 """Server setting: which tools wait for the notebook user besides those with ``confirm=True``."""
 Verdict = Literal["allowed", "denied"]
-Via = Literal["cell", "panel", "lab", "timeout", "permission", "pause"]
+Via = Literal["cell", "panel", "lab", "timeout", "permission", "pause", "unattended"]
+Unattended = Literal["refuse", "run"]
+"""What a host with no notebook user does with calls that need approval (``Approvals.unattended``)."""
 
 WAITING_MESSAGE = "waiting for approval in the notebook"
 """The progress message a client sees while its call waits for the notebook user."""
@@ -56,7 +60,7 @@ class Decision:
     verdict: Verdict
     via: Via
     """``cell``/``panel``/``lab``: the notebook user; ``timeout``: nobody answered; ``permission``: an
-    earlier "allow for N minutes"; ``pause``: the kill switch."""
+    earlier "allow for N minutes"; ``pause``: the kill switch; ``unattended``: a host with no notebook user."""
     at: float
     reason: str | None = None
     waited: float = 0.0
@@ -71,6 +75,7 @@ class Decision:
             "timeout": "because nobody answered in time",
             "permission": "by a standing permission for this client",
             "pause": "because the notebook user paused all tools",
+            "unattended": "at once: no notebook user can approve calls here (jupyter-mcp serve)",
         }[self.via]
         text = f"{self.verdict} {how}" + (f" after {self.waited:.1f} s" if self.waited >= 0.05 else "")
         return text + (f": {self.reason}" if self.reason else "")
@@ -183,6 +188,10 @@ class Approvals:
     timeout: float = 300.0
     """Seconds a call waits for the notebook user before it is denied."""
     paused: bool = False
+    unattended: Unattended | None = None
+    """Set by a host with no notebook user (``jupyter-mcp serve``): calls that need approval are refused
+    at once (``"refuse"``) or run unasked (``"run"``, the person's explicit opt-in), and questions for the
+    notebook user are cancelled at once; ``None`` (a notebook is open) waits for the user."""
     admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
     """What the approval routes ask for besides the MCP token: the notebook's side has it, clients do not."""
     _pending: dict[str, PendingCall] = field(default_factory=dict)
@@ -212,6 +221,8 @@ class Approvals:
 
     async def ask(self, scope: CallScope, message: str, schema: dict[str, Any]) -> mt.ElicitResult:
         """Put a tool's question to the notebook user; ``cancel`` when nobody answers within ``timeout``."""
+        if self.unattended is not None:
+            return mt.ElicitResult(action="cancel")  # nobody is there to answer
         client = scope.client.name if scope.client is not None else None
         question = NotebookQuestion(scope.call_id, scope.tool_name, message, schema, client)
         with self._lock:
@@ -313,6 +324,12 @@ class Approvals:
 
     async def _confirm(self, tool: Tool, arguments: dict[str, Any], scope: CallScope, client: str | None) -> None:
         started = time.time()
+        if self.unattended is not None:
+            verdict: Verdict = "allowed" if self.unattended == "run" else "denied"
+            self._decided(scope.call_id, Decision(verdict, "unattended", started))
+            if verdict == "denied":
+                raise ToolError(_denial(tool.name, "unattended", None))
+            return
         if client is not None and self.permissions().get(client, 0) > started:
             self._decided(scope.call_id, Decision("allowed", "permission", started))
             return
@@ -346,6 +363,12 @@ class Approvals:
 
 
 def _denial(tool: str, via: Via, reason: str | None) -> str:
+    if via == "unattended":
+        return (
+            f"Tool {tool!r} needs the notebook user's approval, but this server runs the notebook without anyone "
+            "at it (jupyter-mcp serve), so nobody can approve the call: it was refused. Whoever starts the "
+            "server can add --no-confirm to run such tools unasked"
+        )
     if via == "timeout":
         return f"The notebook user did not answer in time ({reason}), so the call of {tool!r} was declined"
     if via == "pause":

@@ -380,6 +380,10 @@ class ToolServer:
             raise ValueError(f"approval_timeout must be a positive number of seconds, got {value!r}")
         self.approvals.timeout = float(value)
 
+    def tools_needing_approval(self) -> list[str]:
+        """Names of the listed tools whose client calls wait for the notebook user's approval."""
+        return [tool.name for tool in self.registry.visible() if self.approvals.needs_confirm(tool)]
+
     @property
     def pending(self) -> list[PendingCall]:
         """Client calls waiting for the notebook user, oldest first: ``server.pending[0].allow()``."""

@@ -51,12 +51,19 @@ def cli(
 
 
 def stdio_client(
-    args: list[str], runtime: Path, mode: str, env: dict[str, str] | None = None, **options: Any
+    args: list[str],
+    runtime: Path,
+    mode: str,
+    env: dict[str, str] | None = None,
+    errlog: TextIO | None = None,
+    **options: Any,
 ) -> Client:
-    """A real ``mcp.Client`` that starts ``jupyter-mcp ARGS`` as its stdio server."""
+    """A real ``mcp.Client`` that starts ``jupyter-mcp ARGS`` as its stdio server (its stderr to ``errlog``)."""
     params = StdioServerParameters(
         command=JUPYTER_MCP, args=args, env={"JUPYTER_RUNTIME_DIR": str(runtime), **(env or {})}
     )
+    if errlog is not None:
+        return Client(sdk_stdio_client(params, errlog=errlog), mode=mode, **options)
     return Client(params, mode=mode, **options)
 
 

@@ -14,9 +14,10 @@ from tests.cli.bridging import SLOW_TOOL, bridged, names, text_of, wait_for
 from tests.cli.conftest import (
     ADD_TOOL,
     start_notebook_kernel,
+    stdio_client,
 )
 from tests.conftest import http_client
-from tests.harness import Kernel
+from tests.harness import Kernel, free_port
 
 
 async def test_connect_follows_the_notebook_across_a_kernel_restart(
@@ -131,3 +132,58 @@ async def test_connect_waits_for_a_notebook_that_is_not_running(
 
 
 # ---- explicit endpoints -------------------------------------------------------------------------------------
+
+
+async def test_connect_says_connected_only_once_the_url_answers(
+    runtime_dir: Path, notebook_path: str, mode: str, tmp_path: Path
+) -> None:
+    port, token = free_port(), "first-contact-token"
+    url = f"http://127.0.0.1:{port}/mcp"
+    stderr = tmp_path / "connect-stderr.txt"
+    env = {"JUPYTER_MCP_TOKEN": token}
+    with stderr.open("w") as errlog:
+        async with bridged(runtime_dir, mode, ["--url", url], env=env, errlog=errlog) as (client, changes):
+            early = await client.call_tool("add", {"a": 1, "b": 2})
+            assert early.is_error
+            assert text_of(early) == (
+                f"jupyter-mcp: cannot call tool 'add': the MCP server at {url} is not answering "
+                "(connection refused); its kernel may be restarting or gone"
+            )
+            said = stderr.read_text()
+            assert "connected to" not in said
+            assert said.count("[jupyter-mcp] not connected:") == 1, said  # said once, not at every retry
+            assert (
+                f"[jupyter-mcp] not connected: the MCP server at {url} is not answering (connection refused); its "
+                "kernel may be restarting or gone. Check the address and token, or start the server; this bridge "
+                "tries again every 0.5 s and connects by itself.\n"
+            ) in said
+            seen = changes.count
+            kernel = start_notebook_kernel(
+                runtime_dir, notebook_path, [ADD_TOOL], env={"JUPYTER_MCP_PORT": str(port), **env}
+            )
+            try:
+                await changes.wait_beyond(seen)
+                assert (await client.call_tool("add", {"a": 2, "b": 2})).structured_content == {"result": 4}
+                assert f"[jupyter-mcp] connected to the MCP server at {url}\n" in stderr.read_text()
+            finally:
+                kernel.shutdown()
+
+
+async def test_connect_says_what_answers_at_a_wrong_path(
+    notebook_kernel: Kernel, runtime_dir: Path, mode: str, tmp_path: Path
+) -> None:
+    url, token = notebook_kernel.value("(server.url, server.token)")
+    wrong = url.removesuffix("/mcp") + "/nothing-here"
+    stderr = tmp_path / "connect-stderr.txt"
+    with stderr.open("w") as errlog:
+        async with stdio_client(
+            ["connect", "--url", wrong], runtime_dir, mode, {"JUPYTER_MCP_TOKEN": token}, errlog
+        ) as c:
+            refused = await c.call_tool("add", {"a": 1, "b": 2})
+    assert text_of(refused) == (
+        f"jupyter-mcp: cannot call tool 'add': the MCP server at {wrong} answered HTTP 404 (Not Found): nothing serves "
+        "MCP at that path now; check the URL"
+    )
+    said = stderr.read_text()
+    assert "connected to" not in said
+    assert f"[jupyter-mcp] not connected: the MCP server at {wrong} answered HTTP 404 (Not Found): nothing" in said

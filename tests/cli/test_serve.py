@@ -16,6 +16,7 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp import discovery
+from tests.cli.bridging import text_of
 from tests.cli.conftest import (
     ADD_TOOL,
     JUPYTER_MCP,
@@ -113,6 +114,88 @@ def test_kernel_output_never_reaches_the_stdio_stream(runtime_dir: Path, tmp_pat
         assert text in result.stderr
 
 
+TRANSPORT_TOOL = '''%%mcp_tool
+def kernel_channels() -> dict:
+    """How this kernel's ZMQ channels run, from its connection file."""
+    import json
+    from ipykernel.connect import get_connection_file
+    with open(get_connection_file()) as file:
+        info = json.load(file)
+    return {"transport": info["transport"], "encrypted": "curve_publickey" in info}
+'''
+
+
+def test_serve_stderr_has_no_kernel_transport_warning(runtime_dir: Path, tmp_path: Path) -> None:
+    """ipykernel 7 warns on stderr that it "is running over TCP without encryption" unless its manager gives
+    it CurveZMQ keys; desktop clients show a server's stderr as an error log, so serve gives it keys."""
+    from ipykernel.kernelspec import get_kernel_dict
+
+    served = write_notebook(tmp_path / "channels.ipynb", [("%load_ext jupyter_mcp", []), (TRANSPORT_TOOL, [])])
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "kernel_channels", "arguments": {}}}
+    lines = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]
+    result = cli("serve", str(served), runtime=runtime_dir, input="".join(json.dumps(line) + "\n" for line in lines))
+    assert result.returncode == 0, result.stderr
+    assert "without encryption" not in result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    declares_curve = "curve" in get_kernel_dict()["metadata"].get("supported_encryption", [])
+    (_, answer) = json_lines(result.stdout)
+    assert answer["result"]["structuredContent"] == {"transport": "tcp", "encrypted": declares_curve}
+
+
+ASKING_CELLS = [
+    ("%load_ext jupyter_mcp\nimport jupyter_mcp\njupyter_mcp.get_server().confirm = 'destructive'", []),
+    ('%%mcp_tool --confirm\ndef reset_sales(region: str) -> str:\n    """Deletes a region\'s sales."""\n    return f"reset {region}"', []),
+    ('%%mcp_tool --destructive\ndef drop_table(name: str) -> str:\n    """Drops a table."""\n    return f"dropped {name}"', []),
+    (ADD_TOOL, []),
+]  # fmt: skip
+
+
+async def test_serve_refuses_at_once_what_nobody_can_approve(runtime_dir: Path, tmp_path: Path, mode: str) -> None:
+    served = write_notebook(tmp_path / "asking.ipynb", ASKING_CELLS)
+    stderr = tmp_path / "serve-stderr.txt"
+    with stderr.open("w") as errlog:
+        async with stdio_client(["serve", str(served)], runtime_dir, mode, errlog=errlog) as client:
+            with anyio.fail_after(10):  # at once, not after the 300 s approval timeout
+                refused = await client.call_tool("reset_sales", {"region": "north"})
+                dropped = await client.call_tool("drop_table", {"name": "sales"})
+            assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+    assert refused.is_error
+    assert text_of(refused) == (
+        "Tool 'reset_sales' needs the notebook user's approval, but this server runs the notebook without anyone at "
+        "it (jupyter-mcp serve), so nobody can approve the call: it was refused. Whoever starts the server can add "
+        "--no-confirm to run such tools unasked"
+    )
+    assert dropped.is_error
+    notice = (
+        "[jupyter-mcp] nobody can approve calls here, so calls of reset_sales, drop_table (they ask for approval) "
+        "are refused at once; serve --no-confirm runs them unasked\n"
+    )
+    assert stderr.read_text().count(notice) == 1
+
+
+async def test_serve_no_confirm_runs_them_unasked(runtime_dir: Path, tmp_path: Path, mode: str) -> None:
+    served = write_notebook(tmp_path / "asking.ipynb", ASKING_CELLS)
+    with serving_http_announced(served, runtime_dir, "--no-confirm") as (_process, url, token, announced):
+        async with http_client(url, token, mode=mode) as client:
+            with anyio.fail_after(10):
+                ran = await client.call_tool("reset_sales", {"region": "north"})
+    assert ran.structured_content == {"result": "reset north"}
+    assert (
+        "[jupyter-mcp] --no-confirm: reset_sales, drop_table ask for approval in a notebook; here they run unasked\n"
+    ) in announced
+
+
+def test_serve_says_nothing_about_approval_when_no_tool_asks(notebook: Path, runtime_dir: Path) -> None:
+    with serving_http_announced(notebook, runtime_dir) as (_process, _url, _token, announced):
+        assert "approv" not in announced
+
+
 def test_the_mcp_inspector_drives_serve_over_stdio(notebook: Path, runtime_dir: Path, tmp_path: Path) -> None:
     server = ["-e", f"JUPYTER_RUNTIME_DIR={runtime_dir}", JUPYTER_MCP, "serve", str(notebook)]
     called = inspector(
@@ -130,6 +213,15 @@ def serving_http(
     notebook: Path, runtime: Path, *extra: str, env: dict[str, str] | None = None
 ) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
     """``serve --transport http`` (``env`` added); yields the process and the URL and token it printed on stderr."""
+    with serving_http_announced(notebook, runtime, *extra, env=env) as (process, url, token, _announced):
+        yield process, url, token
+
+
+@contextmanager
+def serving_http_announced(
+    notebook: Path, runtime: Path, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str, str, str]]:
+    """``serving_http``, also yielding all serve said on stderr up to its "Stop with Ctrl-C." line."""
     process = subprocess.Popen(
         [JUPYTER_MCP, "serve", str(notebook), "--transport", "http", *extra],
         stdout=subprocess.PIPE,
@@ -141,7 +233,7 @@ def serving_http(
         announced = read_until(process, "Stop with Ctrl-C.")
         url = announced.split("URL:", 1)[1].split()[0]
         token = announced.split("Authorization: Bearer ", 1)[1].split()[0]
-        yield process, url, token
+        yield process, url, token, announced
     finally:
         if process.poll() is None:
             process.kill()

@@ -102,7 +102,10 @@ def test_confirm_is_dropped_with_a_note() -> None:
     translation = translate_notebook(notebook("%%mcp_tool --confirm --destructive\ndef f() -> int:\n    return 1"))
     code = translation.cells[0].code
     assert "confirm" not in code.split("\n", 1)[1]
-    assert code.startswith("# --confirm dropped: a server has no notebook user to allow its calls")
+    assert code.startswith(
+        "# --confirm dropped: a server has no notebook user to allow its calls, so they run unasked "
+        "(as under jupyter-mcp serve --no-confirm)\n"
+    )
     assert '@server.tool(annotations={"destructiveHint": True})' in code
 
 

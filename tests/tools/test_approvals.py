@@ -259,3 +259,59 @@ async def test_a_tool_asks_the_notebook_user_and_resumes_with_the_answer(mode: s
         server.approval_timeout = 0.2
         assert text_of(await client.call_tool("drop", {})) == "cancel: None"
     assert server.questions == []
+
+
+UNATTENDED_REFUSAL = (
+    "Tool 'reset_sales' needs the notebook user's approval, but this server runs the notebook without anyone at it "
+    "(jupyter-mcp serve), so nobody can approve the call: it was refused. Whoever starts the server can add "
+    "--no-confirm to run such tools unasked"
+)
+
+
+async def test_unattended_refuses_at_once_what_needs_approval(mode: str) -> None:
+    server, history, calls = make_server(confirm="destructive")  # the 300 s default timeout never comes into it
+    server.approvals.unattended = "refuse"
+    assert server.tools_needing_approval() == ["reset_sales", "drop_table"]
+    async with connected(server, mode) as client:
+        with anyio.fail_after(5):
+            refused = await client.call_tool("reset_sales", {"region": "west"})
+            dropped = await client.call_tool("drop_table", {"name": "sales"})
+        assert text_of(await client.call_tool("peek", {})) == "sales: 42"
+    assert refused.is_error
+    assert text_of(refused) == UNATTENDED_REFUSAL
+    assert dropped.is_error
+    assert text_of(dropped).startswith("Tool 'drop_table' needs the notebook user's approval, but ")
+    assert calls.reset == []
+    assert server.pending == []
+    decision = history[-3].decision
+    assert decision is not None
+    assert (decision.verdict, decision.via) == ("denied", "unattended")
+    assert decision.summary() == "denied at once: no notebook user can approve calls here (jupyter-mcp serve)"
+
+
+async def test_unattended_run_is_the_opt_in_to_run_unasked(mode: str) -> None:
+    server, history, calls = make_server()
+    server.approvals.unattended = "run"
+    async with connected(server, mode) as client:
+        with anyio.fail_after(5):
+            result = await client.call_tool("reset_sales", {"region": "west"})
+    assert text_of(result) == "reset west"
+    assert calls.reset == ["west"]
+    decision = history[-1].decision
+    assert decision is not None
+    assert decision.summary() == "allowed at once: no notebook user can approve calls here (jupyter-mcp serve)"
+
+
+async def test_unattended_questions_for_the_notebook_user_are_cancelled_at_once(mode: str) -> None:
+    server = ToolServer("asking")
+    server.approvals.unattended = "refuse"
+
+    @server.tool
+    async def drop(ctx: Context) -> str:
+        answer = await ctx.ask_notebook_user("Which table?", {"type": "object", "properties": {}})
+        return answer.action
+
+    async with connected(server, mode) as client:
+        with anyio.fail_after(5):
+            assert text_of(await client.call_tool("drop", {})) == "cancel"
+    assert server.questions == []

@@ -54,6 +54,9 @@ class Links:
         self.client = client
         self.current: Link | None = None
         self.missing = "the bridge has not looked for its server yet"
+        self._told: str | None = None
+        """The last reason for not connecting that went to the log (each is said once)."""
+        self._interval = 0.5
         self._emit = emit
         self._on_change = on_change
         self._lock = asyncio.Lock()
@@ -97,6 +100,7 @@ class Links:
 
     async def watch(self, interval: float) -> None:
         """Re-read the locator every ``interval`` seconds, or sooner when a stream breaks."""
+        self._interval = interval
         while True:
             async with self._lock:
                 try:
@@ -126,18 +130,35 @@ class Links:
             link.close()
             if self.current is None:
                 self.missing = exc.reason
+                self._tell(exc.reason)
             return
         old, self.current = self.current, link
+        self._told = None
         logger.info("connected to %s", endpoint.name)
         if old is not None:
             self._spawn(self._retire(old))
         self._on_change(True)
 
     async def _establish(self, link: Link) -> None:
+        """One real exchange with the server (a handshake, a discover, or a probe): it is there."""
         if self.client.initialize is not None:
             await self._handshake(link)
         elif self.client.modern_meta is not None:
             await self._request(link, "server/discover", {"_meta": self.client.modern_meta}, _PROBE_ID)
+        else:
+            await link.probe()
+
+    def _tell(self, reason: str) -> None:
+        """Say once on stderr why the bridge is not connected, and that it keeps trying."""
+        if reason == self._told:
+            return
+        self._told = reason
+        logger.warning(
+            "not connected: %s. Check the address and token, or start the server; this bridge tries again "
+            "every %g s and connects by itself.",
+            reason,
+            self._interval,
+        )
 
     # ---- the 2025-era session -------------------------------------------------------------------
 

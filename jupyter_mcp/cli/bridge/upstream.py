@@ -62,6 +62,19 @@ class Link:
         """
         return await self._send("POST", headers, body, repeatable=repeatable)
 
+    async def probe(self) -> None:
+        """Check that the server answers and takes the token, before a client message needs it.
+
+        A GET without a session is harmless on any streamable HTTP server: it answers 400 or 405, or
+        opens a stream this closes at once.
+        """
+        response = await self._send("GET", {"accept": "text/event-stream"})
+        response.close()
+        if response.status >= 500:  # a gateway (a Jupyter server's route) with no MCP server behind it now
+            raise Unreachable(
+                f"{self.endpoint.name} answered {_status(response)}: no MCP server behind it now", sent=False
+            )
+
     async def get_stream(self) -> Response:
         return await self._send("GET", {**self.session_headers(), "accept": "text/event-stream"})
 
@@ -73,17 +86,20 @@ class Link:
         except HttpError as exc:
             hint = "" if exc.sent else "; its kernel may be restarting or gone"
             raise Unreachable(f"{self.endpoint.name} is not answering ({exc}){hint}", sent=exc.sent) from exc
-        problem = self._problem(response.status, headers)
+        problem = self._problem(response, headers)
         if problem is not None:
             response.close()
             raise Unreachable(f"{self.endpoint.name} {problem}", sent=False)
         return response
 
-    def _problem(self, status: int, headers: dict[str, str]) -> str | None:
+    def _problem(self, response: Response, headers: dict[str, str]) -> str | None:
+        status = response.status
         if status in _REFUSED:
             return f"{_REFUSED[status]} (HTTP {status})"
         if status == 404 and SESSION_HEADER in headers:
             return "no longer knows the bridge's session (HTTP 404): the server was restarted"
+        if status == 404:
+            return f"answered {_status(response)}: nothing serves MCP at that path now; check the URL"
         return None
 
     async def terminate(self) -> None:
@@ -120,3 +136,8 @@ class Link:
         if self.stream_task is not None and self.stream_task is not asyncio.current_task():
             self.stream_task.cancel()
         self.http.close()
+
+
+def _status(response: Response) -> str:
+    """``HTTP 503 (No MCP tool server yet)``: the status with the server's reason phrase."""
+    return f"HTTP {response.status} ({response.reason})" if response.reason else f"HTTP {response.status}"
