@@ -1,4 +1,4 @@
-"""``GET /api/mcp/servers``, ``GET /api/mcp/config`` and the approval POSTs: thin REST handlers for the labextension."""
+"""``GET /api/mcp/servers``, ``GET /api/mcp/config`` and the notebook user's POSTs: thin REST handlers."""
 
 from __future__ import annotations
 
@@ -120,3 +120,21 @@ class PauseHandler(_KernelPost):
     @authorized("execute", resource=AUTH_RESOURCE)
     async def post(self, kernel_id: str) -> None:
         await self._forward(kernel_id, "/pause")
+
+
+class QuestionHandler(_KernelPost):
+    """Answer a tool's question to the notebook user: ``{"action": "accept", "content": {...}}`` or ``decline``."""
+
+    @web.authenticated
+    @authorized("execute", resource=AUTH_RESOURCE)
+    async def post(self, kernel_id: str, call_id: str) -> None:
+        await self._forward(kernel_id, f"/questions/{quote(call_id, safe='')}")
+
+
+class LimitHandler(_KernelPost):
+    """Limit a client to read-only tools, or lift it: ``{"client": name, "read_only": true|false}``."""
+
+    @web.authenticated
+    @authorized("execute", resource=AUTH_RESOURCE)
+    async def post(self, kernel_id: str) -> None:
+        await self._forward(kernel_id, "/limits")
