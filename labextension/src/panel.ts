@@ -181,30 +181,28 @@ export class ToolsPanel extends Widget {
     item.setAttribute('aria-label', questionText(question));
     item.append(element('div', 'jp-MCP-question-text', questionText(question)));
     const form = this._forms.get(question.id) ?? new QuestionForm(question.schema);
-    this._forms.set(question.id, form); // what is typed survives the once-a-second refresh
-    const error = element('div', 'jp-MCP-error jp-MCP-question-error');
-    error.setAttribute('role', 'alert');
+    this._forms.set(question.id, form); // what is typed (and a complaint) survives the once-a-second refresh
     const send = button('Send', 'jp-MCP-send');
     send.title = 'Send these values back to the waiting tool';
     send.addEventListener('click', () => {
       try {
-        this._reply(server, question, { action: 'accept', content: form.values() }, error);
+        this._reply(server, question, { action: 'accept', content: form.values() }, form);
       } catch (reason) {
-        error.textContent = reason instanceof Error ? reason.message : String(reason);
+        form.error.textContent = reason instanceof Error ? reason.message : String(reason);
       }
     });
     const decline = button('Decline', 'jp-MCP-decline');
     decline.title = 'Tell the tool you would rather not answer';
-    decline.addEventListener('click', () => this._reply(server, question, { action: 'decline' }, error));
+    decline.addEventListener('click', () => this._reply(server, question, { action: 'decline' }, form));
     const row = element('div', 'jp-MCP-pending-actions');
     row.append(send, decline);
-    item.append(form.node, row, error);
+    item.append(form.node, row, form.error);
     return item;
   }
 
-  private _reply(server: IServerEntry, question: IQuestionEntry, reply: IQuestionReply, error: HTMLElement): void {
+  private _reply(server: IServerEntry, question: IQuestionEntry, reply: IQuestionReply, form: QuestionForm): void {
     this._servers.reply(server, question, reply).catch(reason => {
-      error.textContent = reason instanceof Error ? reason.message : String(reason);
+      form.error.textContent = reason instanceof Error ? reason.message : String(reason);
     });
   }
 

@@ -18,7 +18,8 @@ interface IField {
 
 /**
  * A form built from a question's JSON schema (an object of flat fields, as MCP elicitation allows):
- * text, numbers, true/false and choices. `values()` reads it, or throws an Error saying what is missing.
+ * text, numbers, true/false and choices. `values()` reads it, or throws an Error saying what is missing;
+ * `error` shows such a message until the user edits the form.
  */
 export class QuestionForm {
   constructor(schema: { [key: string]: unknown }) {
@@ -29,9 +30,14 @@ export class QuestionForm {
     for (const [name, spec] of Object.entries(properties)) {
       this._add(name, isObject(spec) ? spec : {}, required.includes(name));
     }
+    this.error = document.createElement('div');
+    this.error.className = 'jp-MCP-error jp-MCP-question-error';
+    this.error.setAttribute('role', 'alert');
+    this.node.addEventListener('input', () => (this.error.textContent = ''));
   }
 
   readonly node: HTMLDivElement;
+  readonly error: HTMLDivElement;
 
   values(): Values {
     const values: Values = {};
@@ -70,7 +76,6 @@ function fieldControl(spec: Values): [HTMLInputElement | HTMLSelectElement, () =
   const choices = Array.isArray(spec['enum']) ? spec['enum'].map(String) : null;
   if (choices !== null) {
     const select = document.createElement('select');
-    select.className = 'jp-mod-styled';
     select.append(new Option('', ''), ...choices.map(choice => new Option(choice, choice)));
     return [select, () => (select.value === '' ? undefined : select.value)];
   }
