@@ -73,11 +73,11 @@ export class QuestionForm {
 }
 
 function fieldControl(spec: Values): [HTMLInputElement | HTMLSelectElement, () => unknown] {
-  const choices = Array.isArray(spec['enum']) ? spec['enum'].map(String) : null;
-  if (choices !== null) {
-    const select = document.createElement('select');
-    select.append(new Option('', ''), ...choices.map(choice => new Option(choice, choice)));
-    return [select, () => (select.value === '' ? undefined : select.value)];
+  const items = isObject(spec['items']) ? spec['items'] : {};
+  const many = spec['type'] === 'array' ? choicesOf(items) : null;
+  const one = choicesOf(spec);
+  if (many !== null || one !== null) {
+    return choiceControl(many ?? one ?? [], many !== null);
   }
   const input = document.createElement('input');
   if (spec['type'] === 'boolean') {
@@ -99,6 +99,40 @@ function fieldControl(spec: Values): [HTMLInputElement | HTMLSelectElement, () =
     return numeric ? Number(input.value) : input.value;
   };
   return [input, read];
+}
+
+/** A select of `choices` (`many`: several may be picked, the answer is a list). */
+function choiceControl(choices: Array<[string, string]>, many: boolean): [HTMLSelectElement, () => unknown] {
+  const select = document.createElement('select');
+  select.multiple = many;
+  if (!many) {
+    select.append(new Option('', ''));
+  }
+  select.append(...choices.map(([value, label]) => new Option(label, value)));
+  const read = (): unknown => {
+    if (many) {
+      const picked = Array.from(select.selectedOptions, option => option.value);
+      return picked.length > 0 ? picked : undefined;
+    }
+    return select.value === '' ? undefined : select.value;
+  };
+  return [select, read];
+}
+
+/** `[value, label]` of a field's choices: `enum` (with `enumNames`) or `oneOf`/`anyOf` of `{const, title}`. */
+function choicesOf(spec: Values): Array<[string, string]> | null {
+  if (Array.isArray(spec['enum'])) {
+    const names = Array.isArray(spec['enumNames']) ? spec['enumNames'] : [];
+    return spec['enum'].map((value, index) => [String(value), String(names[index] ?? value)]);
+  }
+  const options = Array.isArray(spec['oneOf']) ? spec['oneOf'] : Array.isArray(spec['anyOf']) ? spec['anyOf'] : null;
+  if (options === null || !options.every(option => isObject(option) && 'const' in option)) {
+    return null;
+  }
+  return options.map((option: Values) => {
+    const title = typeof option['title'] === 'string' ? option['title'] : String(option['const']);
+    return [String(option['const']), title];
+  });
 }
 
 function isObject(value: unknown): value is Values {

@@ -32,11 +32,13 @@ async def export_table(ctx: Context) -> str:
     """Export a table the notebook user picks."""
     schema = {"type": "object", "required": ["table"], "properties": {
         "table": {"type": "string", "enum": ["sales", "stock"]},
-        "rows": {"type": "integer", "description": "How many rows (all when empty)"}}}
+        "rows": {"type": "integer", "description": "How many rows (all when empty)"},
+        "columns": {"type": "array", "items": {"type": "string", "enum": ["region", "units", "price"]}}}}
     answer = await ctx.ask_notebook_user("Which table should be exported?", schema)
     if answer.action != "accept":
         return f"nothing exported ({answer.action})"
-    return f"exported {answer.content['table']} ({answer.content.get('rows', 'all')} rows)"''',
+    columns = ", ".join(answer.content.get("columns", ["every column"]))
+    return f"exported {answer.content['table']} ({answer.content.get('rows', 'all')} rows; {columns})"''',
     '''%%mcp_tool
 def write_note(text: str) -> str:
     """Add a note."""
@@ -91,11 +93,12 @@ async def test_a_tools_question_is_answered_from_the_sidebar(
             await question.get_by_label("table").select_option("stock")
             await expect(complaint).to_have_count(0)  # editing the form clears (and hides) it
             await question.get_by_label("rows").fill("5")
+            await question.get_by_label("columns").select_option(["region", "units"])
             keep(await lab_page.screenshot(server_section(page, notebook), artifacts / "question.png"), "question.png")
             assert not call.done()
             await question.get_by_role("button", name="Send").click()
             result = await asyncio.wait_for(call, SLOW / 1000)
-            assert (result.is_error, text_of(result)) == (False, "exported stock (5 rows)")
+            assert (result.is_error, text_of(result)) == (False, "exported stock (5 rows; region, units)")
             await expect(question).to_have_count(0, timeout=SLOW)
             await expect(toast).to_have_count(0, timeout=SLOW)
 
