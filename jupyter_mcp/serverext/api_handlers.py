@@ -1,4 +1,4 @@
-"""``GET /api/mcp/servers``, ``GET /api/mcp/config`` and the approval POSTs: thin REST handlers for the labextension."""
+"""``GET /api/mcp/servers``, ``GET /api/mcp/config`` and the notebook user's POSTs: thin REST handlers."""
 
 from __future__ import annotations
 
@@ -91,16 +91,18 @@ class _KernelPost(_Base):
         try:
             info = self.services.directory.server_of_kernel(kernel_id)
         except UnknownKernel as error:
-            raise web.HTTPError(404, "%s", error, reason="Unknown kernel") from None
+            raise web.HTTPError(404, str(error), reason="Unknown kernel") from None
         except NoToolServer as error:
-            raise web.HTTPError(503, "%s", error, reason="No MCP tool server yet") from None
+            raise web.HTTPError(503, str(error), reason="No MCP tool server yet") from None
         try:
             status, reply = await forward(self.services.pool, info, path, body)
         except HttpError as error:
-            raise web.HTTPError(502, "%s", error, reason="Kernel's tool server unreachable") from None
+            raise web.HTTPError(502, str(error), reason="Kernel's tool server unreachable") from None
         if status >= 400:
-            message = reply.get("error") if isinstance(reply, dict) else None
-            raise web.HTTPError(status, "%s", message or "refused", reason=str(message or "Refused")[:80])
+            said = reply.get("error") if isinstance(reply, dict) else None
+            message = str(said or "refused")
+            # No format arguments: APIHandler sends log_message as the JSON "message" without formatting it.
+            raise web.HTTPError(status, message, reason=message[:80])
         self.finish(json.dumps(reply))
 
 
@@ -120,3 +122,21 @@ class PauseHandler(_KernelPost):
     @authorized("execute", resource=AUTH_RESOURCE)
     async def post(self, kernel_id: str) -> None:
         await self._forward(kernel_id, "/pause")
+
+
+class QuestionHandler(_KernelPost):
+    """Answer a tool's question to the notebook user: ``{"action": "accept", "content": {...}}`` or ``decline``."""
+
+    @web.authenticated
+    @authorized("execute", resource=AUTH_RESOURCE)
+    async def post(self, kernel_id: str, call_id: str) -> None:
+        await self._forward(kernel_id, f"/questions/{quote(call_id, safe='')}")
+
+
+class LimitHandler(_KernelPost):
+    """Limit a client to read-only tools, or lift it: ``{"client": name, "read_only": true|false}``."""
+
+    @web.authenticated
+    @authorized("execute", resource=AUTH_RESOURCE)
+    async def post(self, kernel_id: str) -> None:
+        await self._forward(kernel_id, "/limits")

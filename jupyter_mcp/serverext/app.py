@@ -4,7 +4,9 @@ Routes (under the server's ``base_url``):
 
 - ``/mcp/kernels/<kernel_id>`` and ``/mcp/notebooks/<path>``: MCP streamable HTTP, proxied to the
   kernel's in-kernel server with Jupyter's auth;
-- ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs.
+- ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs;
+- ``/api/mcp/kernels/<kernel_id>/{approvals/<call_id>,pause,questions/<call_id>,limits}``: the notebook
+  user's answers and switches, forwarded to the kernel with its admin token.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp._wire.connections import ConnectionPool
-from jupyter_mcp.serverext.api_handlers import ApprovalHandler, ConfigHandler, PauseHandler, ServersHandler
+from jupyter_mcp.serverext.api_handlers import (
+    ApprovalHandler,
+    ConfigHandler,
+    LimitHandler,
+    PauseHandler,
+    QuestionHandler,
+    ServersHandler,
+)
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
@@ -85,6 +94,8 @@ class MCPExtensionApp(ExtensionApp):
                 (r"/api/mcp/config/?", ConfigHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/approvals/(?P<call_id>[^/]+)/?", ApprovalHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/pause/?", PauseHandler, options),
+                (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/questions/(?P<call_id>[^/]+)/?", QuestionHandler, options),
+                (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/limits/?", LimitHandler, options),
             ]
         )
 

@@ -23,6 +23,7 @@ from jupyter_mcp.serverext.shapes import (
     ClientEntry,
     PendingEntry,
     PromptEntry,
+    QuestionEntry,
     ResourceEntry,
     ServerEntry,
     ToolEntry,
@@ -54,6 +55,7 @@ def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> Ser
         },
         "paused": bool((status or {}).get("paused", False)),
         "pending": [_pending(p) for p in (status or {}).get("pending", [])],
+        "questions": [_question(q) for q in (status or {}).get("questions", [])],
         "read_only_clients": [str(name) for name in (status or {}).get("read_only_clients", [])],
     }
 
@@ -123,6 +125,18 @@ def _pending(data: dict[str, Any]) -> PendingEntry:
         "id": str(data["id"]),
         "tool": str(data["tool"]),
         "arguments": arguments if isinstance(arguments, dict) else {},
+        "client": None if data.get("client") is None else str(data["client"]),
+        "asked_at": float(data.get("asked_at", 0.0)),
+    }
+
+
+def _question(data: dict[str, Any]) -> QuestionEntry:
+    schema = data.get("schema")
+    return {
+        "id": str(data["id"]),
+        "tool": str(data["tool"]),
+        "message": str(data.get("message", "")),
+        "schema": schema if isinstance(schema, dict) else {},
         "client": None if data.get("client") is None else str(data["client"]),
         "asked_at": float(data.get("asked_at", 0.0)),
     }

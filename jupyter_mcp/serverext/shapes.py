@@ -16,6 +16,7 @@ __all__ = [
     "ConfigReply",
     "PendingEntry",
     "PromptEntry",
+    "QuestionEntry",
     "ResourceEntry",
     "Routes",
     "ServerEntry",
@@ -83,6 +84,18 @@ class PendingEntry(TypedDict):
     asked_at: float
 
 
+class QuestionEntry(TypedDict):
+    """A tool's question for the notebook user (``ctx.ask_notebook_user``), waiting for an answer."""
+
+    id: str
+    tool: str
+    message: str
+    schema: dict[str, Any]
+    """The form's JSON schema (an object whose properties are the fields)."""
+    client: str | None
+    asked_at: float
+
+
 class Routes(TypedDict):
     """The proxy routes (under the Jupyter server's base URL) that reach a kernel's tools."""
 
@@ -108,7 +121,10 @@ class ServerEntry(TypedDict):
     """The notebook user paused all tools: client calls are refused."""
     pending: list[PendingEntry]
     """Client calls waiting for the notebook user (POST /api/mcp/kernels/<id>/approvals/<call id> answers)."""
+    questions: list[QuestionEntry]
+    """Tools' questions for the notebook user (POST /api/mcp/kernels/<id>/questions/<call id> answers)."""
     read_only_clients: list[str]
+    """Clients limited to read-only tools (POST /api/mcp/kernels/<id>/limits sets or lifts a limit)."""
 
 
 class ConfigReply(TypedDict):

@@ -3,7 +3,9 @@
 The Jupyter server extension forwards JupyterLab's clicks here with the kernel's bearer token and the
 admin token from the discovery file (``ADMIN_HEADER``), which MCP clients never get, so a client
 cannot answer its own calls:
-``POST /approvals/<call_id>`` with an ``ApprovalAnswer``, ``POST /pause`` with ``{"paused": bool}``.
+``POST /approvals/<call_id>`` with an ``ApprovalAnswer``, ``POST /pause`` with ``{"paused": bool}``,
+``POST /questions/<call_id>`` with a ``QuestionReply`` (``ctx.ask_notebook_user``) and
+``POST /limits`` with a ``ClientLimit``.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import hmac
 import json
 from typing import Any, Literal, TypedDict
 
+import jsonschema
+import pydantic
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from jupyter_mcp.discovery import ADMIN_HEADER
-from jupyter_mcp.tools.approvals import Approvals
+from jupyter_mcp.tools.approvals import Approvals, NotebookQuestion
 
 
 class ApprovalAnswer(TypedDict, total=False):
@@ -30,8 +34,23 @@ class ApprovalAnswer(TypedDict, total=False):
     """Allow only: this client's next calls run unasked for this long."""
 
 
+class QuestionReply(TypedDict, total=False):
+    """What JupyterLab sends for a tool's question to the notebook user."""
+
+    action: Literal["accept", "decline"]
+    content: dict[str, Any]
+    """Accept only: the form's values, checked against the question's schema."""
+
+
+class ClientLimit(TypedDict):
+    """What JupyterLab sends to limit a client to read-only tools (or lift the limit)."""
+
+    client: str
+    read_only: bool
+
+
 def approval_routes(approvals: Approvals) -> list[Route]:
-    """``/approvals/{call_id}`` and ``/pause`` for ``approvals``."""
+    """``/approvals/{call_id}``, ``/pause``, ``/questions/{call_id}`` and ``/limits`` for ``approvals``."""
 
     async def answer(request: Request) -> Response:
         body = await _admin_json(request, approvals)
@@ -55,10 +74,60 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         (approvals.pause if body["paused"] else approvals.resume)()
         return JSONResponse({"paused": approvals.paused})
 
+    async def reply(request: Request) -> Response:
+        body = await _admin_json(request, approvals)
+        if isinstance(body, Response):
+            return body
+        question = approvals.find_question(request.path_params["call_id"])
+        if question is None:
+            return _error(404, "no question with this id is waiting for an answer (it was answered, or it timed out)")
+        try:
+            _reply(question, body)
+        except ValueError as exc:
+            return _error(400, str(exc))
+        return JSONResponse({"ok": True})
+
+    async def limit(request: Request) -> Response:
+        body = await _admin_json(request, approvals)
+        if isinstance(body, Response):
+            return body
+        client, read_only = body.get("client"), body.get("read_only")
+        if not isinstance(client, str) or not client or not isinstance(read_only, bool):
+            return _error(400, 'send {"client": "<client name>", "read_only": true or false}')
+        approvals.limit_client(client, read_only=read_only)
+        return JSONResponse({"read_only_clients": sorted(approvals.read_only_clients)})
+
     return [
         Route("/approvals/{call_id}", answer, methods=["POST"]),
         Route("/pause", pause, methods=["POST"]),
+        Route("/questions/{call_id}", reply, methods=["POST"]),
+        Route("/limits", limit, methods=["POST"]),
     ]
+
+
+def _reply(question: NotebookQuestion, body: dict[str, Any]) -> None:
+    action, content = body.get("action"), body.get("content", {})
+    if action == "decline":
+        question.decline()
+    elif action == "accept":
+        if not isinstance(content, dict):
+            raise ValueError("content must be a JSON object of the form's fields")
+        _check_fits(question.schema, content)
+        try:
+            question.answer(content)
+        except pydantic.ValidationError:
+            raise ValueError("each field of content must be text, a number, true/false or a list of text") from None
+    else:
+        raise ValueError('action must be "accept" or "decline"')
+
+
+def _check_fits(schema: dict[str, Any], content: dict[str, Any]) -> None:
+    """Raise ``ValueError`` (one sentence) when ``content`` does not fit the question's ``schema``."""
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(content))
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path)
+        raise ValueError(f"the answer does not fit the question's form: {where + ': ' if where else ''}{error.message}")
 
 
 def _apply(pending: Any, body: dict[str, Any]) -> None:

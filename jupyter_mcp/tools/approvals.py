@@ -168,6 +168,17 @@ class NotebookQuestion:
         except TimeoutError:
             return mt.ElicitResult(action="cancel")
 
+    def describe(self) -> dict[str, Any]:
+        """JSON for the REST API: what JupyterLab needs to show the form."""
+        return {
+            "id": self.id,
+            "tool": self.tool,
+            "message": self.message,
+            "schema": self.schema,
+            "client": self.client,
+            "asked_at": self.asked_at,
+        }
+
     def __repr__(self) -> str:
         return f"NotebookQuestion({self.message!r}, from tool {self.tool!r})"
 
@@ -241,6 +252,10 @@ class Approvals:
     def find(self, call_id: str) -> PendingCall | None:
         with self._lock:
             return self._pending.get(call_id)
+
+    def find_question(self, call_id: str) -> NotebookQuestion | None:
+        with self._lock:
+            return self._questions.get(call_id)
 
     def pause(self) -> None:
         """Refuse every new client call; cancel the async ones running; deny the waiting ones."""

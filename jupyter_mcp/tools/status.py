@@ -34,6 +34,7 @@ def status(server: ToolServer) -> dict[str, Any]:
         "calls": server.stats.total_calls,
         "paused": server.approvals.paused,
         "pending": [pending.describe() for pending in server.approvals.pending],
+        "questions": [question.describe() for question in server.approvals.questions],
         "read_only_clients": sorted(server.approvals.read_only_clients),
     }
 

@@ -1,8 +1,9 @@
 import { Notification } from '@jupyterlab/apputils';
 import { PathExt } from '@jupyterlab/coreutils';
 
+import { questionText } from './questions';
 import { IMCPServers } from './tokens';
-import { IPendingEntry, IServerEntry } from './types';
+import { IPendingEntry, IQuestionEntry, IServerEntry } from './types';
 
 /** Minutes offered by "Allow this client for N min". */
 export const ALLOW_FOR_MINUTES = 10;
@@ -17,11 +18,15 @@ export function pendingText(pending: IPendingEntry): string {
 }
 
 /**
- * Shows a JupyterLab notification for each call waiting for approval (Allow / Allow N min / Deny),
- * and dismisses it once the call is answered — here, in the sidebar, in the notebook or by its timeout.
+ * Shows a JupyterLab notification for each call waiting for approval (Allow / Allow N min / Deny) and
+ * for each tool's question (Answer opens the sidebar's form / Decline), and dismisses it once answered —
+ * here, in the sidebar, in the notebook or by its timeout.
  */
 export class ApprovalNotifier {
-  constructor(private readonly _servers: IMCPServers) {
+  constructor(
+    private readonly _servers: IMCPServers,
+    private readonly _showPanel: () => void
+  ) {
     this._servers.changed.connect(this._update, this);
     this._update();
   }
@@ -44,6 +49,13 @@ export class ApprovalNotifier {
           this._shown.set(key, this._notify(server, pending));
         }
       }
+      for (const question of server.questions) {
+        const key = `${server.kernel_id}/question/${question.id}`;
+        waiting.add(key);
+        if (!this._shown.has(key)) {
+          this._shown.set(key, this._ask(server, question));
+        }
+      }
     }
     for (const [key, id] of this._shown) {
       if (!waiting.has(key)) {
@@ -53,13 +65,33 @@ export class ApprovalNotifier {
     }
   }
 
+  private _ask(server: IServerEntry, question: IQuestionEntry): string {
+    const decline = (): void =>
+      void this._servers.reply(server, question, { action: 'decline' }).catch(reason => {
+        Notification.error(`Could not decline the question of ${question.tool}: ${String(reason)}`, {
+          autoClose: 5000
+        });
+      });
+    return Notification.info(`MCP: ${questionText(question)}${where(server)}`, {
+      autoClose: false,
+      actions: [
+        {
+          label: 'Answer',
+          caption: 'Open the form in the MCP Tools sidebar',
+          displayType: 'accent',
+          callback: this._showPanel
+        },
+        { label: 'Decline', caption: 'The tool is told you would rather not answer', callback: decline }
+      ]
+    });
+  }
+
   private _notify(server: IServerEntry, pending: IPendingEntry): string {
-    const where = server.notebook_path ? ` (${PathExt.basename(server.notebook_path)})` : '';
     const answer = (decision: 'allow' | 'deny', minutes?: number): void =>
       void this._servers.answer(server, pending, { decision, minutes }).catch(reason => {
         Notification.error(`Could not answer the call of ${pending.tool}: ${String(reason)}`, { autoClose: 5000 });
       });
-    return Notification.warning(`MCP: ${pendingText(pending)}${where}`, {
+    return Notification.warning(`MCP: ${pendingText(pending)}${where(server)}`, {
       autoClose: false,
       actions: [
         { label: 'Allow', caption: 'Run this call', displayType: 'accent', callback: () => answer('allow') },
@@ -74,4 +106,9 @@ export class ApprovalNotifier {
   }
 
   private _shown = new Map<string, string>();
+}
+
+/** " (sales.ipynb)": which notebook a notification is about. */
+function where(server: IServerEntry): string {
+  return server.notebook_path ? ` (${PathExt.basename(server.notebook_path)})` : '';
 }

@@ -2,8 +2,8 @@ import { Poll } from '@lumino/polling';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { requestAPI } from './request';
-import { IApprovalAnswer, IMCPServers } from './tokens';
-import { ClientKind, IConfigReply, IPendingEntry, IServerEntry } from './types';
+import { IApprovalAnswer, IMCPServers, IQuestionReply } from './tokens';
+import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry } from './types';
 
 /**
  * Milliseconds between refreshes while the page is visible (the poll stands by when it is hidden).
@@ -53,20 +53,31 @@ export class ServersModel implements IMCPServers {
     return requestAPI<IConfigReply>('config', { client, ...target });
   }
 
-  async answer(server: IServerEntry, pending: IPendingEntry, answer: IApprovalAnswer): Promise<void> {
-    const path = `kernels/${encodeURIComponent(server.kernel_id)}/approvals/${encodeURIComponent(pending.id)}`;
-    await requestAPI(path, {}, { method: 'POST', body: JSON.stringify(answer) });
-    await this.refresh();
+  answer(server: IServerEntry, pending: IPendingEntry, answer: IApprovalAnswer): Promise<void> {
+    return this._post(server, `approvals/${encodeURIComponent(pending.id)}`, answer);
   }
 
-  async setPaused(server: IServerEntry, paused: boolean): Promise<void> {
-    const path = `kernels/${encodeURIComponent(server.kernel_id)}/pause`;
-    await requestAPI(path, {}, { method: 'POST', body: JSON.stringify({ paused }) });
-    await this.refresh();
+  setPaused(server: IServerEntry, paused: boolean): Promise<void> {
+    return this._post(server, 'pause', { paused });
+  }
+
+  reply(server: IServerEntry, question: IQuestionEntry, reply: IQuestionReply): Promise<void> {
+    return this._post(server, `questions/${encodeURIComponent(question.id)}`, reply);
+  }
+
+  limitClient(server: IServerEntry, client: string, readOnly: boolean): Promise<void> {
+    return this._post(server, 'limits', { client, read_only: readOnly });
   }
 
   dispose(): void {
     this._poll.dispose();
+  }
+
+  /** POST `body` to `/api/mcp/kernels/<id>/<path>` (forwarded to the kernel), then refresh. */
+  private async _post(server: IServerEntry, path: string, body: object): Promise<void> {
+    const kernel = `kernels/${encodeURIComponent(server.kernel_id)}/${path}`;
+    await requestAPI(kernel, {}, { method: 'POST', body: JSON.stringify(body) });
+    await this.refresh();
   }
 
   private async _fetch(): Promise<void> {

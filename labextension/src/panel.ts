@@ -3,13 +3,15 @@ import { PathExt } from '@jupyterlab/coreutils';
 import { Widget } from '@lumino/widgets';
 
 import { ALLOW_FOR_MINUTES, pendingText } from './approvals';
-import { IMCPServers } from './tokens';
+import { QuestionForm, questionText } from './questions';
+import { IMCPServers, IQuestionReply } from './tokens';
 import {
   ClientKind,
   IClientEntry,
   IConfigReply,
   IPendingEntry,
   IPromptEntry,
+  IQuestionEntry,
   IResourceEntry,
   IServerEntry,
   IToolEntry
@@ -54,15 +56,17 @@ export class ToolsPanel extends Widget {
       body.append(this._server(server));
     }
     this.node.replaceChildren(body);
-    if (focused instanceof HTMLInputElement && body.contains(focused)) {
-      focused.focus(); // a reason being typed survives the once-a-second refresh
+    if ((focused instanceof HTMLInputElement || focused instanceof HTMLSelectElement) && body.contains(focused)) {
+      focused.focus(); // a reason or an answer being typed survives the once-a-second refresh
     }
-    const waiting = new Set(servers.flatMap(server => server.pending.map(pending => pending.id)));
-    for (const id of this._reasons.keys()) {
-      if (!waiting.has(id)) {
-        this._reasons.delete(id);
-      }
-    }
+    forget(
+      this._reasons,
+      servers.flatMap(server => server.pending.map(pending => pending.id))
+    );
+    forget(
+      this._forms,
+      servers.flatMap(server => server.questions.map(question => question.id))
+    );
   }
 
   private _header(): HTMLElement {
@@ -93,6 +97,9 @@ export class ToolsPanel extends Widget {
     if (server.pending.length > 0) {
       section.append(this._pendingList(server));
     }
+    if (server.questions.length > 0) {
+      section.append(this._questionList(server));
+    }
     const tools = element('ul', 'jp-MCP-tools');
     for (const tool of server.tools) {
       tools.append(toolItem(tool));
@@ -105,7 +112,7 @@ export class ToolsPanel extends Widget {
       section.append(group('Prompts', 'jp-MCP-prompts', server.prompts.map(promptItem)));
     }
     if (server.clients.length > 0) {
-      section.append(clientList(server.clients));
+      section.append(this._clientList(server));
     }
     section.append(this._copyButtons(server));
     return section;
@@ -157,6 +164,77 @@ export class ToolsPanel extends Widget {
   }
 
   private _reasons = new Map<string, HTMLInputElement>();
+
+  private _questionList(server: IServerEntry): HTMLElement {
+    const box = element('div', 'jp-MCP-group jp-MCP-pending jp-MCP-questions');
+    box.append(element('div', 'jp-MCP-group-title', 'Questions for you'));
+    for (const question of server.questions) {
+      box.append(this._questionItem(server, question));
+    }
+    return box;
+  }
+
+  private _questionItem(server: IServerEntry, question: IQuestionEntry): HTMLElement {
+    const item = element('div', 'jp-MCP-question');
+    item.dataset.callId = question.id;
+    item.setAttribute('role', 'group');
+    item.setAttribute('aria-label', questionText(question));
+    item.append(element('div', 'jp-MCP-question-text', questionText(question)));
+    const form = this._forms.get(question.id) ?? new QuestionForm(question.schema);
+    this._forms.set(question.id, form); // what is typed (and a complaint) survives the once-a-second refresh
+    const send = button('Send', 'jp-MCP-send');
+    send.title = 'Send these values back to the waiting tool';
+    send.addEventListener('click', () => {
+      try {
+        this._reply(server, question, { action: 'accept', content: form.values() }, form);
+      } catch (reason) {
+        form.error.textContent = reason instanceof Error ? reason.message : String(reason);
+      }
+    });
+    const decline = button('Decline', 'jp-MCP-decline');
+    decline.title = 'Tell the tool you would rather not answer';
+    decline.addEventListener('click', () => this._reply(server, question, { action: 'decline' }, form));
+    const row = element('div', 'jp-MCP-pending-actions');
+    row.append(send, decline);
+    item.append(form.node, row, form.error);
+    return item;
+  }
+
+  private _reply(server: IServerEntry, question: IQuestionEntry, reply: IQuestionReply, form: QuestionForm): void {
+    this._servers.reply(server, question, reply).catch(reason => {
+      form.error.textContent = reason instanceof Error ? reason.message : String(reason);
+    });
+  }
+
+  private _forms = new Map<string, QuestionForm>();
+
+  private _clientList(server: IServerEntry): HTMLElement {
+    const list = element('div', 'jp-MCP-clients');
+    list.append(element('span', 'jp-MCP-clients-label', 'Connected:'));
+    for (const client of server.clients) {
+      list.append(this._clientItem(server, client));
+    }
+    return list;
+  }
+
+  private _clientItem(server: IServerEntry, client: IClientEntry): HTMLElement {
+    const name = client.name || 'unnamed client';
+    const item = element('span', 'jp-MCP-client-entry');
+    item.append(element('span', 'jp-MCP-client', `${name} ${client.version}`.trim()));
+    if (client.name) {
+      const limited = server.read_only_clients.includes(client.name);
+      const label = element('label', limited ? 'jp-MCP-read-only jp-mod-limited' : 'jp-MCP-read-only');
+      const box = element('input', 'jp-MCP-read-only-box');
+      box.type = 'checkbox';
+      box.checked = limited;
+      box.setAttribute('aria-label', `${client.name}: read-only tools only`);
+      label.title = `Let ${client.name} call only the tools marked read-only`;
+      box.addEventListener('change', () => void this._servers.limitClient(server, client.name, box.checked));
+      label.append(box, document.createTextNode('read-only'));
+      item.append(label);
+    }
+    return item;
+  }
 
   private _copyButtons(server: IServerEntry): HTMLElement {
     const row = element('div', 'jp-MCP-copy');
@@ -237,14 +315,14 @@ function componentItem(
   return item;
 }
 
-function clientList(clients: ReadonlyArray<IClientEntry>): HTMLElement {
-  const list = element('div', 'jp-MCP-clients');
-  list.append(element('span', 'jp-MCP-clients-label', 'Connected:'));
-  for (const client of clients) {
-    const name = client.name || 'unnamed client';
-    list.append(element('span', 'jp-MCP-client', `${name} ${client.version}`.trim()));
+/** Drop the entries of `kept` whose key is no longer `live`. */
+function forget<T>(kept: Map<string, T>, live: string[]): void {
+  const current = new Set(live);
+  for (const id of kept.keys()) {
+    if (!current.has(id)) {
+      kept.delete(id);
+    }
   }
-  return list;
 }
 
 function plural(count: number, noun: string): string {

@@ -1,7 +1,7 @@
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
 
-import { ClientKind, IConfigReply, IPendingEntry, IServerEntry } from './types';
+import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry } from './types';
 
 /**
  * The live list of notebooks that serve MCP tools, refreshed in the background.
@@ -23,6 +23,10 @@ export interface IMCPServers {
   answer(server: IServerEntry, pending: IPendingEntry, answer: IApprovalAnswer): Promise<void>;
   /** The kill switch: pause (or resume) every tool of the server. */
   setPaused(server: IServerEntry, paused: boolean): Promise<void>;
+  /** Answer (or decline) a tool's question to the notebook user (`ctx.ask_notebook_user`). */
+  reply(server: IServerEntry, question: IQuestionEntry, reply: IQuestionReply): Promise<void>;
+  /** Limit a connected client to read-only tools (`readOnly: false` lifts the limit). */
+  limitClient(server: IServerEntry, client: string, readOnly: boolean): Promise<void>;
 }
 
 /**
@@ -34,6 +38,15 @@ export interface IApprovalAnswer {
   reason?: string;
   /** Allow only: this client's next calls run unasked for this many minutes. */
   minutes?: number;
+}
+
+/**
+ * The notebook user's reply to a tool's question (what `POST /api/mcp/kernels/<id>/questions/<call id>` takes).
+ */
+export interface IQuestionReply {
+  action: 'accept' | 'decline';
+  /** Accept only: the form's values. */
+  content?: { [key: string]: unknown };
 }
 
 export const IMCPServers = new Token<IMCPServers>('jupyter-mcp:servers', 'Notebooks that serve MCP tools.');

@@ -58,6 +58,16 @@ export interface IPendingEntry {
   asked_at: number;
 }
 
+/** A tool's question for the notebook user (`ctx.ask_notebook_user`), waiting for an answer. */
+export interface IQuestionEntry {
+  id: string;
+  tool: string;
+  message: string;
+  schema: { [key: string]: unknown };
+  client: string | null;
+  asked_at: number;
+}
+
 /** The proxy routes (under the Jupyter server's base URL) that reach a kernel's tools. */
 export interface IRoutes {
   kernel: string;
@@ -79,6 +89,7 @@ export interface IServerEntry {
   routes: IRoutes;
   paused: boolean;
   pending: IPendingEntry[];
+  questions: IQuestionEntry[];
   read_only_clients: string[];
 }
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import anyio
+import httpx
 import mcp_types as mt
 
+from jupyter_mcp.discovery import ADMIN_HEADER
 from tests.conftest import http_client
 from tests.harness import Kernel
 from tests.kernel.conftest import endpoint
@@ -17,6 +19,26 @@ def reset_sales(region: str) -> str:
     """Clear a region's figures."""
     sales[region] = 0
     return f"{region} reset"
+'''
+
+
+ASKING_TOOL = '''
+from jupyter_mcp import Context
+
+@jupyter_mcp.tool
+async def export_table(ctx: Context) -> str:
+    """Export a table the notebook user picks."""
+    schema = {"type": "object", "required": ["table"], "properties": {
+        "table": {"type": "string", "enum": ["sales", "stock"]}, "rows": {"type": "integer"}}}
+    answer = await ctx.ask_notebook_user("Which table?", schema)
+    if answer.action != "accept":
+        return f"nothing exported ({answer.action})"
+    return f"exported {answer.content['table']} ({answer.content.get('rows', 'all')} rows)"
+
+@jupyter_mcp.tool
+def write_note(text: str) -> str:
+    """Write a note (not read-only)."""
+    return "written"
 '''
 
 
@@ -106,3 +128,69 @@ def test_the_workshop_check_tells_whether_a_tool_runs_as_a_task(kernel: Kernel) 
     )
     kernel.run("@jupyter_mcp.tool(task=True)\nasync def backup() -> str:\n    return 'done'")
     assert kernel.run("check_runs_as_task('backup');").stdout == "✓ backup can run as a task\n"
+
+
+async def wait_question(kernel: Kernel) -> str:
+    with anyio.fail_after(20):
+        while not kernel.value("len(server.questions)"):
+            await asyncio.sleep(0.05)
+    return str(kernel.value("server.questions[0].id"))
+
+
+async def test_the_admin_routes_answer_questions_and_limit_clients(kernel: Kernel, mode: str) -> None:
+    kernel.run(ASKING_TOOL)
+    url, token = endpoint(kernel)
+    base = url.removesuffix("/mcp")
+    admin = {"Authorization": f"Bearer {token}", ADMIN_HEADER: str(kernel.value("server.approvals.admin_token"))}
+    info = mt.Implementation(name="desk-agent", version="1")
+    async with http_client(url, token, mode=mode, client_info=info) as client, httpx.AsyncClient() as http:
+        call = asyncio.ensure_future(client.call_tool("export_table", {}))
+        question = f"{base}/questions/{await wait_question(kernel)}"
+        refusals = [
+            (await http.post(question, json=body, headers=admin)).json()["error"]
+            for body in (
+                {"action": "maybe"},
+                {"action": "accept", "content": ["sales"]},
+                {"action": "accept", "content": {"rows": 3}},
+                {"action": "accept", "content": {"table": "people"}},
+                {"action": "accept", "content": {"table": "sales", "extra": {"deep": 1}}},
+            )
+        ]
+        assert refusals == [
+            'action must be "accept" or "decline"',
+            "content must be a JSON object of the form's fields",
+            "the answer does not fit the question's form: 'table' is a required property",
+            "the answer does not fit the question's form: table: 'people' is not one of ['sales', 'stock']",
+            "each field of content must be text, a number, true/false or a list of text",
+        ]
+        not_admin = await http.post(
+            question, json={"action": "decline"}, headers={"Authorization": admin["Authorization"]}
+        )
+        assert not_admin.status_code == 403
+        assert not call.done()
+        answered = await http.post(
+            question, json={"action": "accept", "content": {"table": "sales", "rows": 3}}, headers=admin
+        )
+        assert answered.json() == {"ok": True}
+        assert text_of(await call) == "exported sales (3 rows)"
+        gone = await http.post(question, json={"action": "decline"}, headers=admin)
+        assert (gone.status_code, gone.json()["error"]) == (
+            404,
+            "no question with this id is waiting for an answer (it was answered, or it timed out)",
+        )
+
+        limited = await http.post(f"{base}/limits", json={"client": "desk-agent", "read_only": True}, headers=admin)
+        assert limited.json() == {"read_only_clients": ["desk-agent"]}
+        refused = await client.call_tool("write_note", {"text": "hi"})
+        assert text_of(refused) == (
+            "The notebook user limited client 'desk-agent' to read-only tools, and 'write_note' is not marked read-only"
+        )
+        for body in ({"client": "", "read_only": True}, {"client": "desk-agent", "read_only": "yes"}):
+            bad = await http.post(f"{base}/limits", json=body, headers=admin)
+            assert (bad.status_code, bad.json()["error"]) == (
+                400,
+                'send {"client": "<client name>", "read_only": true or false}',
+            )
+        lifted = await http.post(f"{base}/limits", json={"client": "desk-agent", "read_only": False}, headers=admin)
+        assert lifted.json() == {"read_only_clients": []}
+        assert text_of(await client.call_tool("write_note", {"text": "hi"})) == "written"

@@ -78,7 +78,7 @@ def test_the_checker_finds_a_field_on_one_side_only() -> None:
     entry = {
         "kernel_id": "k", "notebook_path": None, "started": 1.5, "version": "1", "live": True, "tools": [tool],
         "resources": [], "prompts": [], "clients": [], "calls": 1, "routes": {"kernel": "/k", "notebook": None},
-        "paused": False, "pending": [], "read_only_clients": [],
+        "paused": False, "pending": [], "questions": [], "read_only_clients": [],
     }  # fmt: skip
     assert mismatches(entry, ServerEntry) == []
     assert mismatches({**entry, "extra": 1}, ServerEntry) == ["reply: 'extra' is in the reply but not in ServerEntry"]

@@ -8,7 +8,7 @@ import { IMCPServers, PANEL_ID } from '../tokens';
 import { IServerEntry } from '../types';
 
 /**
- * "MCP: N tools · M clients" for the current notebook; clicking opens the panel.
+ * "MCP: N tools · M clients" for the current notebook (clicking opens the panel), with a Pause / Resume button.
  */
 export const statusPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyter-mcp:status',
@@ -16,7 +16,8 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [IMCPServers, IStatusBar, INotebookTracker],
   activate: (app: JupyterFrontEnd, servers: IMCPServers, statusBar: IStatusBar, notebooks: INotebookTracker): void => {
-    const item = new StatusItem(() => app.shell.activateById(PANEL_ID));
+    const pause = (server: IServerEntry, paused: boolean): void => void servers.setPaused(server, paused);
+    const item = new StatusItem(() => app.shell.activateById(PANEL_ID), pause);
     const changed = new Signal<StatusItem, void>(item);
     const current = (): IServerEntry | undefined => {
       const path = notebooks.currentWidget?.context.path;
