@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from jupyter_mcp.widgets.format import era_of, format_clock, format_duration, short_arguments
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind
+    from jupyter_mcp.tools.events import Kind, ProgressEvent
     from jupyter_mcp.tools.history import CallHistory, CallRecord
     from jupyter_mcp.widgets.host import ServerHost
 
@@ -113,8 +113,16 @@ def _progress_text(record: CallRecord) -> str:
     latest = record.latest_progress
     if record.status != "running" or latest is None:
         return ""
-    amount = f"{latest.progress:g}/{latest.total:g}" if latest.total else f"{latest.progress:g}"
-    return f"{amount} {latest.message}" if latest.message else amount
+    return progress_text(latest)
+
+
+def progress_text(progress: ProgressEvent) -> str:
+    """``3/10 rows read``; a bare 0 before a message is left out (``waiting for approval in the notebook``)."""
+    if progress.total:
+        amount = f"{progress.progress:g}/{progress.total:g}"
+    else:
+        amount = "" if progress.progress == 0 and progress.message else f"{progress.progress:g}"
+    return " ".join(part for part in (amount, progress.message or "") if part)
 
 
 def waiting_text(waiting: dict[str, str]) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from jupyter_mcp.tools.preview import format_size
 from jupyter_mcp.widgets._html import badge, esc, heading, pre, progress_bar, span, status_html, table
 from jupyter_mcp.widgets.format import format_clock, format_duration
-from jupyter_mcp.widgets.model import CallRow, client_label, waiting_text
+from jupyter_mcp.widgets.model import CallRow, client_label, progress_text, waiting_text
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
 if TYPE_CHECKING:
@@ -220,9 +220,8 @@ def _result_or_progress(record: CallRecord) -> str:
         latest = record.latest_progress
         if latest is None:
             return heading("Running") + span("waiting for the result…", "jmcp-muted")
-        total = f"/{latest.total:g}" if latest.total else ""
         bar = progress_bar(latest.progress / latest.total) if latest.total else ""
-        return heading("Progress") + f"<div>{latest.progress:g}{total} {esc(latest.message or '')}</div>{bar}"
+        return heading("Progress") + f"<div>{esc(progress_text(latest))}</div>{bar}"
     return outcome_html(record.structured, record.content, is_error=record.is_error, error=record.error)
 
 

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from jupyter_mcp.tools.events import ProgressEvent
 from jupyter_mcp.widgets.format import (
     clip,
     era_of,
@@ -15,6 +16,7 @@ from jupyter_mcp.widgets.format import (
     format_duration,
     short_arguments,
 )
+from jupyter_mcp.widgets.model import progress_text
 
 
 @pytest.mark.parametrize(
@@ -57,3 +59,19 @@ def test_clip_first_line_count_era() -> None:
     assert first_line(None) == ""
     assert [format_count(n, "call") for n in (0, 1, 1200)] == ["0 calls", "1 call", "1,200 calls"]
     assert [era_of(v) for v in ("2025-11-25", "2024-11-05", "2026-07-28", None)] == ["2025", "2025", "2026", ""]
+
+
+@pytest.mark.parametrize(
+    ("progress", "total", "message", "text"),
+    [
+        (0, None, "waiting for approval in the notebook", "waiting for approval in the notebook"),
+        (0, None, None, "0"),
+        (3, None, "rows read", "3 rows read"),
+        (3, 10, "rows read", "3/10 rows read"),
+        (0, 10, None, "0/10"),
+    ],
+)
+def test_progress_text_leaves_out_a_bare_zero_before_a_message(
+    progress: float, total: float | None, message: str | None, text: str
+) -> None:
+    assert progress_text(ProgressEvent(progress, total, message, time.time())) == text
