@@ -1,4 +1,4 @@
-"""Large ``resources/read`` answers go out as one ``application/json`` body, in either era.
+"""Large ``resources/read`` and ``prompts/get`` answers go out as one ``application/json`` body, in either era.
 
 The SDK clients refuse a server-sent event over 1 MiB but read a JSON body of any size. A read is
 answered as an SSE stream in the 2025 era always, and in the 2026 era once its handler sends a
@@ -47,28 +47,34 @@ class JsonReads:
         await held.finish()
 
 
+_WHAT = {"resources/read": "uri", "prompts/get": "name"}
+"""The requests answered whole (a resource's contents, a prompt's messages), by the parameter naming what."""
+
+
 def _read_request(body: bytes) -> tuple[Any, str] | None:
-    """The JSON-RPC id and URI of a ``resources/read`` request, else ``None``."""
-    if b"resources/read" not in body:
+    """The JSON-RPC id of a ``resources/read`` or ``prompts/get`` request and what it asks for, else ``None``."""
+    if b"resources/read" not in body and b"prompts/get" not in body:
         return None
     try:
         message = json.loads(body)
     except ValueError:
         return None
-    if not isinstance(message, dict) or message.get("method") != "resources/read" or "id" not in message:
+    if not isinstance(message, dict) or message.get("method") not in _WHAT or "id" not in message:
         return None
     params = message.get("params")
-    uri = params.get("uri") if isinstance(params, dict) else None
-    return message["id"], str(uri)
+    named = params.get(_WHAT[message["method"]]) if isinstance(params, dict) else None
+    if message["method"] == "resources/read":
+        return message["id"], f"The contents of {named}"
+    return message["id"], f"The messages of prompt {named!r}"
 
 
 class _HeldStream:
     """A ``send`` that holds an SSE response back, then sends it whole or its large response alone."""
 
-    def __init__(self, send: Send, request_id: Any, uri: str) -> None:
+    def __init__(self, send: Send, request_id: Any, what: str) -> None:
         self.send = send
         self.request_id = request_id
-        self.uri = uri
+        self.what = what
         self.start: Message | None = None
         self.chunks: list[bytes] = []
         self.passthrough = False
@@ -105,8 +111,8 @@ class _HeldStream:
         if response is None or len(response) <= EVENT_ROOM:
             return message
         said = (
-            f"The contents of {self.uri} are {len(response):,} bytes as JSON, more than one server-sent event "
-            "may carry to MCP clients (1 MiB), and this read asked the client a question, so its answer "
+            f"{self.what} are {len(response):,} bytes as JSON, more than one server-sent event "
+            "may carry to MCP clients (1 MiB), and this request asked the client a question, so its answer "
             "could not go out as one JSON body: return less, or ask the question in a tool first"
         )
         error = {"jsonrpc": "2.0", "id": self.request_id, "error": {"code": INTERNAL_ERROR, "message": said}}

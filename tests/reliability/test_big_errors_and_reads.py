@@ -58,6 +58,11 @@ def broken() -> str:
 
 def rows(count: int) -> list[dict]:
     return [{"row": i, "text": "some words in a row"} for i in range(count)]
+
+async def review(ctx: Context) -> str:
+    """A prompt carrying the whole big text (logs first, so a 2026-era answer is a stream too)."""
+    await ctx.info("writing the review prompt")
+    return "Review these notes:\\n" + BIG_TEXT
 '''
 
 FAILS = "ValueError: start of the failure " + "x" * 5_000_000 + " end of the failure"
@@ -74,6 +79,7 @@ def _register(server: Any, namespace: dict[str, Any]) -> None:
     server.add_resource(namespace["blob"], "data://blob", mime_type="application/octet-stream")
     server.add_resource(namespace["rows"], "data://rows/{count}")
     server.add_resource(namespace["broken"], "data://broken")
+    server.add_prompt(namespace["review"])
 
 
 def _client(url: str, token: str, mode: str, logs: list[str]) -> Client:
@@ -134,6 +140,10 @@ async def _check_reads(client: Client, logs: list[str]) -> None:
     assert isinstance(small, mt.TextResourceContents)
     assert small.text == "a few words"
     assert "reading the small notes" in logs
+    # A prompt's messages are its answer too: whole, however large.
+    (message,) = (await client.get_prompt("review")).messages
+    assert isinstance(message.content, mt.TextContent)
+    assert message.content.text == "Review these notes:\n" + BIG_TEXT
 
 
 async def test_big_errors_and_reads_reach_clients_of_a_plain_tool_server(mode: str) -> None:
@@ -164,6 +174,7 @@ async def test_big_errors_and_reads_reach_clients_of_a_kernel(kernel: Kernel, mo
         "server.add_resource(blob, 'data://blob', mime_type='application/octet-stream')\n"
         "server.add_resource(rows, 'data://rows/{count}')\n"
         "server.add_resource(broken, 'data://broken')\n"
+        "server.add_prompt(review)\n"
         "server.start()"
     )
     kernel.run("%mcp_resource BIG_TEXT --uri data://big-text")
@@ -218,6 +229,6 @@ async def test_a_read_that_asks_the_client_gets_its_answer_and_a_too_big_one_a_c
 
 TOO_BIG = (
     r"^The contents of data://greeting/300000 are 2,1\d\d,\d\d\d bytes as JSON, more than one server-sent event "
-    r"may carry to MCP clients \(1 MiB\), and this read asked the client a question, so its answer could not go "
+    r"may carry to MCP clients \(1 MiB\), and this request asked the client a question, so its answer could not go "
     r"out as one JSON body: return less, or ask the question in a tool first$"
 )
