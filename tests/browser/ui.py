@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from playwright.async_api import Locator, Page, expect
+from playwright.async_api import FloatRect, Locator, Page, expect
 
 from tests.browser.lab import JupyterLab
 
@@ -108,9 +108,8 @@ class LabPage:
             await target.screenshot(path=path, full_page=True)
             return path
         viewport = self.page.viewport_size
-        box = await target.bounding_box()
         assert viewport is not None
-        assert box is not None, "only a visible element can be photographed"
+        box = await _box(target)
         if box["height"] + 200 <= viewport["height"]:
             await self._shoot(target, path)
             return path
@@ -126,8 +125,7 @@ class LabPage:
     async def _shoot(self, target: Locator, path: Path, margin: int = 8) -> None:
         """The element plus a small margin of what surrounds it."""
         await target.scroll_into_view_if_needed()
-        box = await target.bounding_box()
-        assert box is not None
+        box = await _box(target)
         clip = {
             "x": max(0.0, box["x"] - margin),
             "y": max(0.0, box["y"] - margin),
@@ -135,3 +133,15 @@ class LabPage:
             "height": box["height"] + 2 * margin,
         }
         await self.page.screenshot(path=path, clip=clip)  # type: ignore[arg-type]
+
+
+async def _box(target: Locator) -> FloatRect:
+    """The element's box once it is visible: a panel that re-renders every second (the MCP sidebar)
+    can be between two renders when asked, so ask again for a while before failing."""
+    for _ in range(50):
+        await expect(target).to_be_visible(timeout=SLOW)
+        box = await target.bounding_box()
+        if box is not None:
+            return box
+        await target.page.wait_for_timeout(100)
+    raise AssertionError(f"{target} stayed without a box for 5 s: only a visible element can be photographed")
