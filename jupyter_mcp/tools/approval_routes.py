@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hmac
 import json
-from typing import Any, Literal, TypedDict
+from collections.abc import Callable
+from typing import Any, Literal, TypedDict, TypeVar
 
 import jsonschema
 import pydantic
@@ -22,6 +23,8 @@ from starlette.routing import Route
 
 from jupyter_mcp.discovery import ADMIN_HEADER
 from jupyter_mcp.tools.approvals import Approvals, NotebookQuestion
+
+_W = TypeVar("_W")
 
 
 class ApprovalAnswer(TypedDict, total=False):
@@ -53,17 +56,8 @@ def approval_routes(approvals: Approvals) -> list[Route]:
     """``/approvals/{call_id}``, ``/pause``, ``/questions/{call_id}`` and ``/limits`` for ``approvals``."""
 
     async def answer(request: Request) -> Response:
-        body = await _admin_json(request, approvals)
-        if isinstance(body, Response):
-            return body
-        pending = approvals.find(request.path_params["call_id"])
-        if pending is None:
-            return _error(404, "no call with this id is waiting for approval (it was answered, or it timed out)")
-        try:
-            _apply(pending, body)
-        except ValueError as exc:
-            return _error(400, str(exc))
-        return JSONResponse({"ok": True})
+        missing = "no call with this id is waiting for approval (it was answered, or it timed out)"
+        return await _settle(request, approvals, approvals.find, missing, _apply)
 
     async def pause(request: Request) -> Response:
         body = await _admin_json(request, approvals)
@@ -75,17 +69,8 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         return JSONResponse({"paused": approvals.paused})
 
     async def reply(request: Request) -> Response:
-        body = await _admin_json(request, approvals)
-        if isinstance(body, Response):
-            return body
-        question = approvals.find_question(request.path_params["call_id"])
-        if question is None:
-            return _error(404, "no question with this id is waiting for an answer (it was answered, or it timed out)")
-        try:
-            _reply(question, body)
-        except ValueError as exc:
-            return _error(400, str(exc))
-        return JSONResponse({"ok": True})
+        missing = "no question with this id is waiting for an answer (it was answered, or it timed out)"
+        return await _settle(request, approvals, approvals.find_question, missing, _reply)
 
     async def limit(request: Request) -> Response:
         body = await _admin_json(request, approvals)
@@ -103,6 +88,27 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         Route("/questions/{call_id}", reply, methods=["POST"]),
         Route("/limits", limit, methods=["POST"]),
     ]
+
+
+async def _settle(
+    request: Request,
+    approvals: Approvals,
+    find: Callable[[str], _W | None],
+    missing: str,
+    settle: Callable[[_W, dict[str, Any]], None],
+) -> Response:
+    """Answer what waits under the path's call id (a call, a question) with the admin's JSON body."""
+    body = await _admin_json(request, approvals)
+    if isinstance(body, Response):
+        return body
+    waiting = find(request.path_params["call_id"])
+    if waiting is None:
+        return _error(404, missing)
+    try:
+        settle(waiting, body)
+    except ValueError as exc:
+        return _error(400, str(exc))
+    return JSONResponse({"ok": True})
 
 
 def _reply(question: NotebookQuestion, body: dict[str, Any]) -> None:
