@@ -12,7 +12,7 @@ import sys
 import uvicorn
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.serving import bind_socket
+from jupyter_mcp.tools.transports.http.serving import bind_socket
 
 TOKEN = "bench-token"
 

@@ -17,7 +17,7 @@ import anyio
 import httpx
 from starlette.types import Receive, Scope, Send
 
-from jupyter_mcp.tools.serving import BackgroundServer
+from jupyter_mcp.tools.transports.http.serving import BackgroundServer
 
 _HOP_BY_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"te", b"upgrade", b"proxy-connection"}
 

@@ -12,7 +12,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.serving import BackgroundServer
+from jupyter_mcp.tools.transports.http.serving import BackgroundServer
 
 # Jupyter server fixtures (jp_fetch, jp_serverapp, ...) for tests/serverext; must be registered here.
 pytest_plugins = ["pytest_jupyter.jupyter_server", "tests.wheels"]  # tests.wheels: the session's built wheel

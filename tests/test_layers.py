@@ -64,3 +64,112 @@ def test_the_checker_sees_type_checking_and_lazy_imports(tmp_path: Path) -> None
         "def f():\n    import jupyter_mcp.cli.serve\n"
     )
     assert {"jupyter_mcp.kernel.server", "jupyter_mcp.cli.serve"} <= imported_modules(module)
+
+
+# The tool layer's rooms, lowest first: a room imports only rooms before it (and the shared modules
+# directly under tools/: errors, observers, sizes, _sdk). The protocol core never imports a transport.
+ROOMS = ("components", "budget", "calls", "approvals", "protocol", "transports")
+SHARED = ("errors", "observers", "sizes", "_sdk")
+
+
+def _room_of(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["jupyter_mcp", "tools"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_a_room_of_the_tool_layer_imports_only_rooms_below_it(room: str) -> None:
+    allowed = set(ROOMS[: ROOMS.index(room) + 1]) | set(SHARED)
+    crossings = {
+        f"{module} imports {name}"
+        for module, names in layer_imports(f"tools/{room}").items()
+        for name in names
+        if (other := _room_of(name)) is not None and other not in allowed
+    }
+    assert not crossings
+
+
+@pytest.mark.parametrize("shared", SHARED)
+def test_the_shared_modules_of_the_tool_layer_import_no_room(shared: str) -> None:
+    names = {m for m in imported_modules(PACKAGE / "tools" / f"{shared}.py") if m.startswith("jupyter_mcp.")}
+    assert {name for name in names if _room_of(name) in ROOMS} == set()
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Every module of the package -> the package modules it imports (an imported name that is a
+    module counts as that module; otherwise the import counts for the module it names)."""
+    modules = {
+        ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in PACKAGE.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = set()
+        for imported in imported_modules(path):
+            name = imported
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_package_has_no_import_circle() -> None:
+    graph = _module_graph()
+    # A package's __init__ handing on its own modules' names is no circle: its modules never import it.
+    for package in [m for m in graph if (PACKAGE.parent / m.replace(".", "/") / "__init__.py").exists()]:
+        graph[package] = {t for t in graph[package] if not t.startswith(package + ".")}
+    assert _circles(graph) == []
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_folder_is_crowded_and_no_module_is_long() -> None:
+    crowded = {
+        str(folder.relative_to(PACKAGE.parent)): count
+        for folder in [PACKAGE, *(p for p in PACKAGE.rglob("*") if p.is_dir() and p.name != "__pycache__")]
+        if (count := len([m for m in folder.glob("*.py") if m.name != "__init__.py"])) > 15
+    }
+    long = {
+        str(path.relative_to(PACKAGE.parent)): lines
+        for path in PACKAGE.rglob("*.py")
+        if (lines := len(path.read_text().splitlines())) > 400
+    }
+    assert (crowded, long) == ({}, {})

@@ -205,7 +205,7 @@ def _setup_code(host: str | None, *, load: bool, unattended: str) -> str:
     lines += ["    server = jupyter_mcp.get_server()", f"    server.approvals.unattended = {unattended!r}"]
     if host is not None:
         lines += [
-            "    from jupyter_mcp.tools.serving import is_loopback",
+            "    from jupyter_mcp.tools.transports.http.serving import is_loopback",
             f"    server.settings.host = {host!r}",
             f"    server.settings.allow_remote = not is_loopback({host!r})",
         ]

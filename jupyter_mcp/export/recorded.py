@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
-from jupyter_mcp.tools.history import CallRecord
+from jupyter_mcp.tools.calls.history import CallRecord
 from jupyter_mcp.tools.replay import describe_block
 
 SIDECAR_SUFFIX = ".mcp-calls.json"

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, TextIO
 
-from jupyter_mcp.tools.context import CallScope
+from jupyter_mcp.tools.calls.context import CallScope
 
 Sink = Callable[[str, str, str], None]
 """``sink(call_id, stream_name, text)``."""

@@ -13,7 +13,7 @@ from IPython.core.error import UsageError
 
 from jupyter_mcp.kernel.cellfunc import SignatureError, build_function, defined_functions, pick_function
 from jupyter_mcp.kernel.server import NotebookServer
-from jupyter_mcp.tools.events import Kind
+from jupyter_mcp.tools.components.base import Kind
 
 
 def parse(magic: Any, text: str) -> Any:

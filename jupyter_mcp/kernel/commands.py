@@ -91,7 +91,7 @@ class Commands:
 
     def _cmd_history(self, rest: list[str]) -> None:
         """history [N]: the last N calls (20)"""
-        from jupyter_mcp.tools.history import format_record
+        from jupyter_mcp.tools.calls.history import format_record
 
         count = _one_int(rest, "history [N]") if rest else 20
         records = list(self.server.history)[-count:]

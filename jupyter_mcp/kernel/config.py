@@ -9,7 +9,7 @@ from typing import Any
 from traitlets import Bool, Enum, Float, Integer, Unicode, Union
 from traitlets.config import Configurable
 
-from jupyter_mcp.tools.keptresults import DEFAULT_KEPT_BYTES, DEFAULT_KEPT_TTL
+from jupyter_mcp.tools.budget.links import DEFAULT_KEPT_BYTES, DEFAULT_KEPT_TTL
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mcp.kernel.server import NotebookServer, get_server
-from jupyter_mcp.tools.prompts import Prompt
-from jupyter_mcp.tools.resources import Resource, ResourceTemplate
-from jupyter_mcp.tools.tool import Tool
+from jupyter_mcp.tools.components.prompts import Prompt
+from jupyter_mcp.tools.components.resources import Resource, ResourceTemplate
+from jupyter_mcp.tools.components.tool import Tool
 from jupyter_mcp.widgets import PromptCard, ResourceCard, ToolCard
 
 Card = ToolCard | ResourceCard | PromptCard

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from jupyter_mcp.export import ExportResult, RecordedCall, export_notebook
 from jupyter_mcp.export.check import server_listing
 from jupyter_mcp.export.recorded import recorded_call
+from jupyter_mcp.kernel.keeping import KeptCalls
 from jupyter_mcp.notebookfile import read
-from jupyter_mcp.tools.history import CallHistory, CallRecord, unkeepable
-
-if TYPE_CHECKING:
-    from jupyter_mcp.kernel.server import NotebookServer
+from jupyter_mcp.tools.calls.history import CallHistory, CallRecord, unkeepable
+from jupyter_mcp.tools.server import ToolServer
 
 
 def export_session(
-    server: NotebookServer,
+    server: ToolServer,
+    kept: KeptCalls,
+    history: CallHistory,
     directory: Path,
     *,
     keep: Iterable[int | str] | None,
@@ -27,10 +27,10 @@ def export_session(
     check: bool,
 ) -> ExportResult:
     """Export the notebook file this kernel runs, comparing the export's tools with the ones served here."""
-    notebook = server.kept.notebook
+    notebook = kept.notebook
     if notebook is None:
         raise ValueError("this kernel does not know its notebook (no JPY_SESSION_NAME): run it from a notebook")
-    calls = server.kept.calls if keep is None else [recorded_call(_keepable(server.history, c)) for c in keep]
+    calls = kept.calls if keep is None else [recorded_call(_keepable(history, c)) for c in keep]
     return export_notebook(
         read(notebook, tagged=tagged),
         directory,

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from jupyter_mcp.export.recorded import RecordedCall, read_sidecar, recorded_call, sidecar_path, write_sidecar
-from jupyter_mcp.tools.history import CallRecord, HistoryEvent
+from jupyter_mcp.tools.calls.history import CallRecord, HistoryEvent
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 
 from jupyter_mcp import discovery
-from jupyter_mcp.tools.serving import Lifecycle
+from jupyter_mcp.tools.transports.http.serving import Lifecycle
 
 logger = logging.getLogger(__name__)
 

@@ -34,20 +34,20 @@ from jupyter_mcp.kernel.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.publishing import DiscoveryPublisher
 from jupyter_mcp.kernel.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
-from jupyter_mcp.tools.history import CallHistory
-from jupyter_mcp.tools.keptresults import KeptResults
+from jupyter_mcp.tools.budget.links import KeptResults
+from jupyter_mcp.tools.calls.history import CallHistory
+from jupyter_mcp.tools.components.prompts import Prompt
+from jupyter_mcp.tools.components.registry import RegistryChange
+from jupyter_mcp.tools.components.resources import AnyResource
 from jupyter_mcp.tools.observers import Observers
-from jupyter_mcp.tools.prompts import Prompt
-from jupyter_mcp.tools.registry import RegistryChange
-from jupyter_mcp.tools.resources import AnyResource
 from jupyter_mcp.tools.server import ToolServer
-from jupyter_mcp.tools.serving import BackgroundServer, Lifecycle, is_loopback
+from jupyter_mcp.tools.transports.http.serving import BackgroundServer, Lifecycle, is_loopback
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from jupyter_mcp.export import ExportResult
-    from jupyter_mcp.tools.approvals import ConfirmPolicy
+    from jupyter_mcp.tools.approvals.policy import ConfirmPolicy
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
@@ -331,7 +331,17 @@ class NotebookServer(ToolServer):
         """
         from jupyter_mcp.kernel.exporting import export_session
 
-        return export_session(self, Path(path), keep=keep, tagged=tagged, dockerfile=dockerfile, name=name, check=check)
+        return export_session(
+            self,
+            self.kept,
+            self.history,
+            Path(path),
+            keep=keep,
+            tagged=tagged,
+            dockerfile=dockerfile,
+            name=name,
+            check=check,
+        )
 
     def panel(self) -> ServerPanel:
         """The status + history panel (a widget); what ``%mcp`` shows."""

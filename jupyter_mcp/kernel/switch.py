@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from jupyter_mcp.tools.serving import Lifecycle
+from jupyter_mcp.tools.transports.http.serving import Lifecycle
 
 PYTHON_SWITCH_INTERVAL = 0.005
 

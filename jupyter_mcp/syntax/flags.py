@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from jupyter_mcp.tools.options import OPTION_HELP, PROMPT_OPTION_HELP, RESOURCE_OPTION_HELP, ToolOptions
+from jupyter_mcp.tools.components.options import OPTION_HELP, PROMPT_OPTION_HELP, RESOURCE_OPTION_HELP, ToolOptions
 
 
 def _comma_set(text: str) -> set[str]:

@@ -24,11 +24,8 @@ No IPython, no Jupyter server. Example::
         run(server)  # stdio; --transport http [--host H] [--port P] [--token T]
 """
 
-from jupyter_mcp.tools.calls import CallPath, ExecutionHook
-from jupyter_mcp.tools.content import Audio, File, Image, ToolResult
-from jupyter_mcp.tools.context import CallScope, Context
-from jupyter_mcp.tools.errors import PromptError, ResourceError, ToolDefinitionError, ToolError
-from jupyter_mcp.tools.events import (
+from jupyter_mcp.tools.calls.context import CallScope, Context
+from jupyter_mcp.tools.calls.events import (
     BaseCallObserver,
     CallFinished,
     CallObserver,
@@ -38,16 +35,19 @@ from jupyter_mcp.tools.events import (
     LogEvent,
     ProgressEvent,
 )
-from jupyter_mcp.tools.executors import Executor, WorkerExecutor
-from jupyter_mcp.tools.history import CallHistory, CallRecord
-from jupyter_mcp.tools.options import CommonOptions, PromptOptions, ResourceOptions, ToolOptions
-from jupyter_mcp.tools.prompts import Message, Prompt, PromptRegistry
-from jupyter_mcp.tools.registry import DuplicateToolError, Registry, RegistryChange, ToolRegistry
-from jupyter_mcp.tools.resources import Resource, ResourceRegistry, ResourceTemplate, resource_from_function
+from jupyter_mcp.tools.calls.executors import Executor, WorkerExecutor
+from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
+from jupyter_mcp.tools.calls.path import CallPath, ExecutionHook
+from jupyter_mcp.tools.components.content import Audio, File, Image, ToolResult
+from jupyter_mcp.tools.components.options import CommonOptions, PromptOptions, ResourceOptions, ToolOptions
+from jupyter_mcp.tools.components.prompts import Message, Prompt, PromptRegistry
+from jupyter_mcp.tools.components.registry import DuplicateToolError, Registry, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.components.resources import Resource, ResourceRegistry, ResourceTemplate, resource_from_function
+from jupyter_mcp.tools.components.tool import Tool
+from jupyter_mcp.tools.errors import PromptError, ResourceError, ToolDefinitionError, ToolError
+from jupyter_mcp.tools.protocol.sessions import ConnectedClient
 from jupyter_mcp.tools.runner import run
 from jupyter_mcp.tools.server import ToolServer
-from jupyter_mcp.tools.sessions import ConnectedClient
-from jupyter_mcp.tools.tool import Tool
 
 __all__ = [
     "Audio",

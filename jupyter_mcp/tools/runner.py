@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import anyio
 
 from jupyter_mcp.tools.server import ToolServer
-from jupyter_mcp.tools.serving import bind_socket, is_loopback
+from jupyter_mcp.tools.transports.http.serving import bind_socket, is_loopback
 
 TOKEN_ENV = "JUPYTER_MCP_TOKEN"  # noqa: S105 - the variable's name, not a token
 DEFAULT_PORT = 8000

@@ -16,32 +16,33 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.tools.approvals import Approvals, ConfirmPolicy, NotebookQuestion, PendingCall
-from jupyter_mcp.tools.callflow import CallFlow
-from jupyter_mcp.tools.calls import CallPath, CallSettings
-from jupyter_mcp.tools.events import CallObserver, Kind
-from jupyter_mcp.tools.eventstore import EventStores
-from jupyter_mcp.tools.handlers import build_lowlevel
-from jupyter_mcp.tools.keptresults import KeptResults
-from jupyter_mcp.tools.listcache import ListCache
-from jupyter_mcp.tools.mrtr import SuspendedCalls
-from jupyter_mcp.tools.observers import Observers
-from jupyter_mcp.tools.options import PromptOptions, ResourceOptions, ToolOptions
-from jupyter_mcp.tools.prompts import Prompt, PromptRegistry
-from jupyter_mcp.tools.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry
-from jupyter_mcp.tools.resources import (
+from jupyter_mcp.tools.approvals.policy import Approvals, ConfirmPolicy, NotebookQuestion, PendingCall
+from jupyter_mcp.tools.budget.links import KeptResults
+from jupyter_mcp.tools.calls.events import CallObserver
+from jupyter_mcp.tools.calls.path import CallPath, CallSettings
+from jupyter_mcp.tools.calls.rounds import SuspendedCalls
+from jupyter_mcp.tools.calls.stats import ToolStats
+from jupyter_mcp.tools.calls.tasks import TaskStore
+from jupyter_mcp.tools.components.base import Kind
+from jupyter_mcp.tools.components.options import PromptOptions, ResourceOptions, ToolOptions
+from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
+from jupyter_mcp.tools.components.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.components.resources import (
     AnyResource,
     Resource,
     ResourceRegistry,
     ResourceTemplate,
     resource_from_function,
 )
-from jupyter_mcp.tools.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.components.tool import Tool
+from jupyter_mcp.tools.observers import Observers
+from jupyter_mcp.tools.protocol.flow import CallFlow
+from jupyter_mcp.tools.protocol.handlers import build_lowlevel
+from jupyter_mcp.tools.protocol.listcache import ListCache
+from jupyter_mcp.tools.protocol.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.protocol.status import status as server_status
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption
-from jupyter_mcp.tools.stats import ToolStats
-from jupyter_mcp.tools.status import status as server_status
-from jupyter_mcp.tools.tasks import TaskStore
-from jupyter_mcp.tools.tool import Tool
+from jupyter_mcp.tools.transports.http.eventstore import EventStores
 
 AnyFunction = Callable[..., Any]
 ResourceListener = Callable[[str], None]
@@ -93,12 +94,15 @@ class ToolServer:
         self.registry = ToolRegistry(on_duplicate)
         self.resource_registry = ResourceRegistry(on_duplicate)
         self.prompt_registry = PromptRegistry(on_duplicate)
+        self.approvals = Approvals()
+        """The notebook user's say over client calls: confirmation, pause, read-only clients."""
         self.calls = CallPath(
             self.registry,
             CallSettings(strict, mask_error_details),
             max_workers=max_workers,
             resources=self.resource_registry,
             prompts=self.prompt_registry,
+            admission=self.approvals,
         )
         self.calls.budget.budget = result_budget
         self.confirm = confirm
@@ -355,10 +359,6 @@ class ToolServer:
     # ---- the notebook user's say over client calls (approvals.py) -------------------------------
 
     @property
-    def approvals(self) -> Approvals:
-        return self.calls.approvals
-
-    @property
     def confirm(self) -> ConfirmPolicy:
         """Which tools wait for approval besides ``confirm=True`` ones: ``"never"``, ``"destructive"``, ``"always"``."""
         return self.approvals.confirm
@@ -421,8 +421,8 @@ class ToolServer:
 
     def streamable_http_app(self, *, path: str = "/mcp", json_response: bool = False) -> ASGIApp:
         """A fresh ASGI app serving MCP at ``path`` (each app may run once)."""
-        from jupyter_mcp.tools.approval_routes import approval_routes
-        from jupyter_mcp.tools.httpapp import streamable_http_app
+        from jupyter_mcp.tools.transports.http.app import streamable_http_app
+        from jupyter_mcp.tools.transports.http.approval_routes import approval_routes
 
         return streamable_http_app(
             self.lowlevel,
@@ -438,7 +438,7 @@ class ToolServer:
 
     def protected_http_app(self, token: str, *, allowed_hosts: Collection[str] = (), path: str = "/mcp") -> ASGIApp:
         """``streamable_http_app`` behind Host/Origin checks and a bearer token."""
-        from jupyter_mcp.tools.http import protect
+        from jupyter_mcp.tools.transports.http.auth import protect
 
         return protect(self.streamable_http_app(path=path), token=token, extra_hosts=allowed_hosts)
 

@@ -11,8 +11,8 @@ import traitlets
 from jupyter_mcp.widgets._throttle import DEFAULT_INTERVAL, Throttle
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.history import CallRecord, HistoryEvent
-    from jupyter_mcp.tools.registry import RegistryChange
+    from jupyter_mcp.tools.calls.history import CallRecord, HistoryEvent
+    from jupyter_mcp.tools.components.registry import RegistryChange
     from jupyter_mcp.widgets.host import ServerHost
 
 RecordFilter = Callable[["HistoryEvent", "CallRecord | None"], bool]

@@ -19,8 +19,8 @@ from jupyter_mcp.widgets.model import CallRow, call_row, component_status, recen
 from jupyter_mcp.widgets.render import call_list_html
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind
-    from jupyter_mcp.tools.history import CallRecord, HistoryEvent
+    from jupyter_mcp.tools.calls.history import CallRecord, HistoryEvent
+    from jupyter_mcp.tools.components.base import Kind
     from jupyter_mcp.widgets.host import ServerHost
     from jupyter_mcp.widgets.tryit import TryItForm
 

@@ -15,8 +15,8 @@ from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parame
 from jupyter_mcp.widgets.tryit import TryItForm, tool_target
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind
-    from jupyter_mcp.tools.tool import Tool
+    from jupyter_mcp.tools.components.base import Kind
+    from jupyter_mcp.tools.components.tool import Tool
     from jupyter_mcp.widgets.host import ServerHost
 
 

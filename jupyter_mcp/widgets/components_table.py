@@ -14,7 +14,7 @@ from jupyter_mcp.widgets._html import esc, frame, span, table
 from jupyter_mcp.widgets.model import ToolRow, tool_rows
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind
+    from jupyter_mcp.tools.components.base import Kind
     from jupyter_mcp.widgets.host import ServerHost
 
 TOGGLE_WIDTH = "100px"

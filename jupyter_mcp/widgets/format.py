@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from jupyter_mcp.tools import events
+from jupyter_mcp.tools.calls import events
 
 STATUS_ICONS = {
     "running": "⏳",
@@ -61,7 +61,7 @@ def first_line(text: str | None) -> str:
 
 
 def era_of(protocol_version: str | None) -> str:
-    """The protocol era (see ``jupyter_mcp.tools.events.era_of``), or ``""`` when unknown."""
+    """The protocol era (see ``jupyter_mcp.tools.calls.events.era_of``), or ``""`` when unknown."""
     return events.era_of(protocol_version) if protocol_version else ""
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from jupyter_mcp.tools.history import unkeepable
+from jupyter_mcp.tools.calls.history import unkeepable
 from jupyter_mcp.widgets._base import PanelBox
 from jupyter_mcp.widgets._html import frame, span
 from jupyter_mcp.widgets.calllist import CallList
@@ -24,7 +24,7 @@ from jupyter_mcp.widgets.model import KINDS, STATUSES, CallRow, call_row, recent
 from jupyter_mcp.widgets.render import call_list_html, record_detail_html
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.history import CallRecord
+    from jupyter_mcp.tools.calls.history import CallRecord
     from jupyter_mcp.widgets.host import ServerHost
 
 PAGE = 20

@@ -15,16 +15,16 @@ if TYPE_CHECKING:
     import mcp_types as mt
 
     from jupyter_mcp.hubenv import BrowserPage
-    from jupyter_mcp.tools.approvals import Approvals
-    from jupyter_mcp.tools.events import Kind
-    from jupyter_mcp.tools.history import CallHistory
+    from jupyter_mcp.tools.approvals.policy import Approvals
+    from jupyter_mcp.tools.calls.history import CallHistory
+    from jupyter_mcp.tools.calls.stats import ToolStats
+    from jupyter_mcp.tools.components.base import Kind
+    from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
+    from jupyter_mcp.tools.components.registry import Registry, ToolRegistry
+    from jupyter_mcp.tools.components.resources import AnyResource, ResourceRegistry
+    from jupyter_mcp.tools.components.tool import Tool
     from jupyter_mcp.tools.observers import Observers
-    from jupyter_mcp.tools.prompts import Prompt, PromptRegistry
-    from jupyter_mcp.tools.registry import Registry, ToolRegistry
-    from jupyter_mcp.tools.resources import AnyResource, ResourceRegistry
-    from jupyter_mcp.tools.sessions import ConnectedClient
-    from jupyter_mcp.tools.stats import ToolStats
-    from jupyter_mcp.tools.tool import Tool
+    from jupyter_mcp.tools.protocol.sessions import ConnectedClient
 
 
 class ServerHost(Protocol):

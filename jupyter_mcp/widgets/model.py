@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from jupyter_mcp.widgets.format import era_of, format_clock, format_duration, short_arguments
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind, ProgressEvent
-    from jupyter_mcp.tools.history import CallHistory, CallRecord
+    from jupyter_mcp.tools.calls.events import ProgressEvent
+    from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
+    from jupyter_mcp.tools.components.base import Kind
     from jupyter_mcp.widgets.host import ServerHost
 
 ToolStatus = Literal["live", "disabled", "replaced", "removed"]

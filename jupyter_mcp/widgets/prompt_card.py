@@ -20,9 +20,9 @@ from jupyter_mcp.widgets.schema_text import parameter_rows
 from jupyter_mcp.widgets.tryit import TryItForm, prompt_target
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind
-    from jupyter_mcp.tools.history import CallRecord
-    from jupyter_mcp.tools.prompts import Prompt
+    from jupyter_mcp.tools.calls.history import CallRecord
+    from jupyter_mcp.tools.components.base import Kind
+    from jupyter_mcp.tools.components.prompts import Prompt
     from jupyter_mcp.widgets.host import ServerHost
 
 

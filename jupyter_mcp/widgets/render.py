@@ -10,14 +10,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from jupyter_mcp.tools.preview import format_size
+from jupyter_mcp.tools.budget.preview import format_size
 from jupyter_mcp.widgets._html import badge, esc, heading, pre, progress_bar, span, status_html, table
 from jupyter_mcp.widgets.format import format_clock, format_duration
 from jupyter_mcp.widgets.model import CallRow, client_label, progress_text, waiting_text
 from jupyter_mcp.widgets.structured import json_tree, repeats, structured_html
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.history import CallRecord
+    from jupyter_mcp.tools.calls.history import CallRecord
 
 MAX_CSV_ROWS = 200
 _TABLE_SEPARATOR = re.compile(r"^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?$")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import ipywidgets as widgets
 
-from jupyter_mcp.tools.resources import ResourceTemplate
+from jupyter_mcp.tools.components.resources import ResourceTemplate
 from jupyter_mcp.widgets._card import STATUS_TEXT, ComponentCard, status_badge, tag_badges
 from jupyter_mcp.widgets._html import badge, esc, frame, heading, span
 from jupyter_mcp.widgets.card import parameters_html
@@ -23,9 +23,9 @@ from jupyter_mcp.widgets.schema_text import parameter_rows
 from jupyter_mcp.widgets.tryit import TryItForm, template_target
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.events import Kind
-    from jupyter_mcp.tools.history import CallRecord
-    from jupyter_mcp.tools.resources import AnyResource
+    from jupyter_mcp.tools.calls.history import CallRecord
+    from jupyter_mcp.tools.components.base import Kind
+    from jupyter_mcp.tools.components.resources import AnyResource
     from jupyter_mcp.widgets.host import ServerHost
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-from jupyter_mcp.tools.function import WRAP_RESULT_KEY
+from jupyter_mcp.tools.components.function import WRAP_RESULT_KEY
 
 Schema = Mapping[str, Any]
 

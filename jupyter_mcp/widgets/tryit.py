@@ -19,16 +19,16 @@ import ipywidgets as widgets
 import mcp_types as mt
 import traitlets
 
-from jupyter_mcp.tools.history import outcome_parts
+from jupyter_mcp.tools.calls.history import outcome_parts
 from jupyter_mcp.widgets._html import esc, span
 from jupyter_mcp.widgets.form import FieldSpec, collect, field_specs
 from jupyter_mcp.widgets.format import format_duration
 from jupyter_mcp.widgets.render import outcome_html
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.prompts import Prompt
-    from jupyter_mcp.tools.resources import ResourceTemplate
-    from jupyter_mcp.tools.tool import Tool
+    from jupyter_mcp.tools.components.prompts import Prompt
+    from jupyter_mcp.tools.components.resources import ResourceTemplate
+    from jupyter_mcp.tools.components.tool import Tool
     from jupyter_mcp.widgets.host import ServerHost
 
 

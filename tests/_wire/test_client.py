@@ -15,7 +15,7 @@ from starlette.routing import Route
 from jupyter_mcp._wire.client import HttpClient
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp._wire.origin import split_url
-from jupyter_mcp.tools.serving import BackgroundServer
+from jupyter_mcp.tools.transports.http.serving import BackgroundServer
 
 disconnected = threading.Event()
 """Set from the server's own thread (its loop is not the test's)."""

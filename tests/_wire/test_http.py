@@ -17,7 +17,7 @@ from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp._wire.http import Exchange, parse_head
 from jupyter_mcp._wire.origin import Origin, split_url
-from jupyter_mcp.tools.serving import BackgroundServer
+from jupyter_mcp.tools.transports.http.serving import BackgroundServer
 
 BIG = bytes(range(256)) * 4096  # 1 MiB
 

@@ -19,7 +19,7 @@ from mcp.client import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
 from jupyter_mcp.tools import Context, ToolServer
-from jupyter_mcp.tools.history import CallHistory
+from jupyter_mcp.tools.calls.history import CallHistory
 from tests.conftest import http_client, served
 from tests.harness import Kernel
 from tests.kernel.conftest import endpoint

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from jupyter_mcp.tools import Context, ToolServer
-from jupyter_mcp.tools.clipped import DROPPED
+from jupyter_mcp.tools.calls.clipped import DROPPED
 from tests.conftest import http_client, served
 from tests.harness import Kernel
 

@@ -15,9 +15,9 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.approvals import WAITING_MESSAGE, PendingCall
-from jupyter_mcp.tools.context import Context
-from jupyter_mcp.tools.history import CallHistory
+from jupyter_mcp.tools.approvals.policy import WAITING_MESSAGE, PendingCall
+from jupyter_mcp.tools.calls.context import Context
+from jupyter_mcp.tools.calls.history import CallHistory
 from tests.conftest import connected
 
 

@@ -11,7 +11,7 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.approvals import WAITING_MESSAGE
+from jupyter_mcp.tools.approvals.policy import WAITING_MESSAGE
 from tests.conftest import http_client, served
 from tests.tasks_client import TERMINAL, CreatedTask, TasksClient, get_task, start, wait_for
 

@@ -8,8 +8,8 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import ToolServer
+from jupyter_mcp.tools.budget.links import KeptResults
 from jupyter_mcp.tools.errors import ResourceNotFoundError, ToolDefinitionError
-from jupyter_mcp.tools.keptresults import KeptResults
 from jupyter_mcp.tools.sizes import parse_budget
 from tests.conftest import connected
 
@@ -120,7 +120,7 @@ async def test_results_and_errors_within_budget_go_out_untouched_and_big_errors_
 def test_a_result_is_measured_as_the_2026_era_escapes_it() -> None:
     import json
 
-    from jupyter_mcp.tools.preview import result_size
+    from jupyter_mcp.tools.budget.preview import result_size
 
     for text in ("plain", "café", "数据表", "📈 up", 'quote " and \\ and \n'):
         result = mt.CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content={"r": text})

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jupyter_mcp.tools.clipped import DROPPED, ClippedText
+from jupyter_mcp.tools.calls.clipped import DROPPED, ClippedText
 
 
 def test_short_output_is_kept_whole() -> None:

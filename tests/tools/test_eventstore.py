@@ -5,7 +5,7 @@ import asyncio
 from mcp.server.streamable_http import EventMessage
 from mcp_types import JSONRPCNotification, JSONRPCResponse
 
-from jupyter_mcp.tools.eventstore import MemoryEventStore, approximate_size
+from jupyter_mcp.tools.transports.http.eventstore import MemoryEventStore, approximate_size
 
 NOTE = JSONRPCNotification(jsonrpc="2.0", method="notifications/progress")
 

@@ -6,7 +6,7 @@ import time
 import anyio
 import pytest
 
-from jupyter_mcp.tools.executors import DaemonPool, WorkerExecutor
+from jupyter_mcp.tools.calls.executors import DaemonPool, WorkerExecutor
 
 
 def test_runs_jobs_concurrently_up_to_the_bound() -> None:

@@ -8,7 +8,7 @@ import pytest
 from pydantic import Field
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.function import parse_function
+from jupyter_mcp.tools.components.function import parse_function
 
 from . import seed_tools as seeds
 

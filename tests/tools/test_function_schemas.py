@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from typing_extensions import TypedDict
 
 from jupyter_mcp.tools import Context, Tool, ToolDefinitionError
-from jupyter_mcp.tools.function import parse_function
+from jupyter_mcp.tools.components.function import parse_function
 
 
 class Color(enum.Enum):

@@ -8,8 +8,8 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LateResult, LogEvent, ProgressEvent
-from jupyter_mcp.tools.clipped import DROPPED
-from jupyter_mcp.tools.history import CallHistory, CallRecord, format_record
+from jupyter_mcp.tools.calls.clipped import DROPPED
+from jupyter_mcp.tools.calls.history import CallHistory, CallRecord, format_record
 
 
 def start(history: CallHistory, call_id: str, **arguments: object) -> None:

@@ -10,8 +10,8 @@ import pytest
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from jupyter_mcp.tools import Context, ToolServer
-from jupyter_mcp.tools.http import host_allowed, origin_allowed
-from jupyter_mcp.tools.serving import BackgroundServer, bind_socket, is_loopback
+from jupyter_mcp.tools.transports.http.auth import host_allowed, origin_allowed
+from jupyter_mcp.tools.transports.http.serving import BackgroundServer, bind_socket, is_loopback
 from tests.conftest import http_client, served
 
 from .seed_tools import seed_server
@@ -216,7 +216,7 @@ async def test_memory_event_store_replays_one_stream_and_forgets_old_events() ->
     from mcp.server.streamable_http import EventMessage
     from mcp_types import JSONRPCNotification
 
-    from jupyter_mcp.tools.eventstore import MemoryEventStore
+    from jupyter_mcp.tools.transports.http.eventstore import MemoryEventStore
 
     store = MemoryEventStore(max_events=4)
     note = JSONRPCNotification(jsonrpc="2.0", method="notifications/progress")

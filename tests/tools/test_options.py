@@ -11,7 +11,7 @@ from IPython.core.magic_arguments import magic_arguments
 
 from jupyter_mcp.syntax.flags import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS, FlagSet
 from jupyter_mcp.tools import PromptOptions, ResourceOptions, Tool, ToolDefinitionError, ToolOptions, ToolServer
-from jupyter_mcp.tools.options import (
+from jupyter_mcp.tools.components.options import (
     COMMON_HELP,
     OPTION_HELP,
     PROMPT_OPTION_HELP,

@@ -12,7 +12,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from jupyter_mcp.tools import Context, Image, Message, PromptError, ToolDefinitionError, ToolServer
-from jupyter_mcp.tools.prompts import Prompt
+from jupyter_mcp.tools.components.prompts import Prompt
 from tests.conftest import connected
 
 PNG = base64.b64decode(

@@ -10,7 +10,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from jupyter_mcp.tools import Context, ResourceError, ResourceTemplate, ToolDefinitionError, ToolServer
-from jupyter_mcp.tools.resources import resource_from_function
+from jupyter_mcp.tools.components.resources import resource_from_function
 from tests.conftest import connected
 
 PNG = base64.b64decode(

@@ -9,7 +9,7 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import Audio, File, Image, ToolResult
-from jupyter_mcp.tools.results import convert_content, convert_unannotated, markdown_table
+from jupyter_mcp.tools.components.results import convert_content, convert_unannotated, markdown_table
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="

@@ -10,7 +10,7 @@ import mcp_types as mt
 from mcp import Client
 
 from jupyter_mcp.kernel.server import NotebookServer
-from jupyter_mcp.tools.context import Context
+from jupyter_mcp.tools.calls.context import Context
 from jupyter_mcp.widgets.card import ToolCard
 from jupyter_mcp.widgets.panel import ServerPanel
 from tests.widgets.conftest import eventually

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from jupyter_mcp.tools.events import ProgressEvent
+from jupyter_mcp.tools.calls.events import ProgressEvent
 from jupyter_mcp.widgets.format import (
     clip,
     era_of,

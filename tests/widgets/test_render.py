@@ -9,9 +9,9 @@ import mcp_types as mt
 import pandas as pd
 
 from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LogEvent, ProgressEvent
-from jupyter_mcp.tools.events import InputWait, TaskCreated
-from jupyter_mcp.tools.history import CallHistory, CallRecord
-from jupyter_mcp.tools.results import markdown_table
+from jupyter_mcp.tools.calls.events import InputWait, TaskCreated
+from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
+from jupyter_mcp.tools.components.results import markdown_table
 from jupyter_mcp.widgets.model import call_row
 from jupyter_mcp.widgets.render import (
     call_row_html,
@@ -158,7 +158,7 @@ def test_static_rows_carry_no_script() -> None:
 
 async def test_detail_of_a_call_sent_as_a_preview_shows_the_full_value_and_what_the_client_got() -> None:
     from jupyter_mcp.tools import ToolServer
-    from jupyter_mcp.tools.preview import format_size
+    from jupyter_mcp.tools.budget.preview import format_size
     from tests.conftest import connected
 
     server = ToolServer(result_budget="8kB")

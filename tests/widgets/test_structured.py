@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from jupyter_mcp.tools.results import jsonable
+from jupyter_mcp.tools.components.results import jsonable
 from jupyter_mcp.widgets.structured import MAX_ITEMS, MAX_TABLE_ROWS, json_tree, records, repeats, structured_html
 from tests.widgets.htmltext import visible_text
 

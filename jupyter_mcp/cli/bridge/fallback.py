@@ -18,7 +18,7 @@ from jupyter_mcp.cli.bridge.messages import Message, RequestId
 
 SERVER_INFO = {"name": "jupyter-mcp", "version": __version__}
 # The in-kernel server advertises the same capabilities in both eras, plus the tasks extension to
-# 2026-era clients (server/discover; jupyter_mcp.tools.tasks).
+# 2026-era clients (server/discover; jupyter_mcp.tools.calls.tasks).
 _CAPABILITIES = {
     "completions": {},
     "logging": {},

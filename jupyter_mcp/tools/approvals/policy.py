@@ -1,0 +1,362 @@
+"""The notebook user's say over client calls: confirmation, the kill switch, read-only clients.
+
+``CallPath`` admits every client call of a tool through ``Approvals.admit`` (calls made from the
+notebook itself are the user's own and pass). A tool that needs confirmation waits as a
+``PendingCall`` until someone allows or denies it (a cell, the panel, JupyterLab) or the wait runs
+out; a denial is a ``ToolError`` the client sees, and the function is never called. A host with no
+notebook user (``jupyter-mcp serve``) sets ``unattended``: such calls are then refused at once, or
+run unasked when the person starting it opted in (``serve --no-confirm``), instead of waiting.
+
+Example::
+
+    server.pending                  # [PendingCall('reset_sales', client 'claude-ai', ...)]
+    server.pending[0].allow()       # or .allow(minutes=10), .deny("not now")
+    server.pause(); server.resume()
+    server.limit_client("claude-ai", read_only=True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import anyio
+import mcp_types as mt
+
+from jupyter_mcp.tools.calls.context import CallScope, Context
+from jupyter_mcp.tools.calls.events import Decision, Verdict, Via
+from jupyter_mcp.tools.errors import ToolError
+from jupyter_mcp.tools.observers import Observers
+
+if TYPE_CHECKING:
+    from jupyter_mcp.tools.components.tool import Tool
+
+ConfirmPolicy = Literal["never", "destructive", "always"]
+"""Server setting: which tools wait for the notebook user besides those with ``confirm=True``."""
+Unattended = Literal["refuse", "run"]
+"""What a host with no notebook user does with calls that need approval (``Approvals.unattended``)."""
+
+WAITING_MESSAGE = "waiting for approval in the notebook"
+"""The progress message a client sees while its call waits for the notebook user."""
+
+ASKING_MESSAGE = "waiting for the notebook user's answer"
+"""The progress message a client sees while a tool waits for ``ctx.ask_notebook_user``."""
+
+ApprovalListener = Callable[[], None]
+DecisionListener = Callable[[str, "Decision"], None]
+
+
+class PendingCall:
+    """A client's call waiting for the notebook user; ``allow()`` or ``deny(reason)`` it from any thread."""
+
+    def __init__(self, call_id: str, tool: str, arguments: dict[str, Any], client: str | None) -> None:
+        self.id = call_id
+        self.tool = tool
+        self.arguments = arguments
+        self.client = client
+        self.asked_at = time.time()
+        self._loop = asyncio.get_running_loop()
+        self._answer: asyncio.Future[tuple[Verdict, Via, str | None, float | None]] = self._loop.create_future()
+
+    def allow(self, *, minutes: float | None = None, via: Via = "cell") -> None:
+        """Let the call run; ``minutes=N`` also lets this client's next calls run unasked for N minutes."""
+        if minutes is not None and not minutes > 0:
+            raise ValueError(f"minutes must be a positive number, got {minutes!r}")
+        self._decide("allowed", via, None, minutes)
+
+    def deny(self, reason: str | None = None, *, via: Via = "cell") -> None:
+        """Refuse the call; the client gets a tool error saying the notebook user declined (and ``reason``)."""
+        self._decide("denied", via, reason or None, None)
+
+    @property
+    def decided(self) -> bool:
+        return self._answer.done()
+
+    def _decide(self, verdict: Verdict, via: Via, reason: str | None, minutes: float | None) -> None:
+        def settle() -> None:
+            if not self._answer.done():
+                self._answer.set_result((verdict, via, reason, minutes))
+
+        self._loop.call_soon_threadsafe(settle)
+
+    async def answer(self, within: float) -> tuple[Verdict, Via, str | None, float | None]:
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._answer), within)
+        except TimeoutError:
+            return ("denied", "timeout", f"no answer within {within:g} s", None)
+
+    def describe(self) -> dict[str, Any]:
+        """JSON for the discovery file and the REST API."""
+        return {
+            "id": self.id,
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "client": self.client,
+            "asked_at": self.asked_at,
+        }
+
+    def __repr__(self) -> str:
+        return f"PendingCall({self.tool!r}, client {self.client!r}, arguments {self.arguments!r})"
+
+
+class NotebookQuestion:
+    """A tool's question for the notebook user (``ctx.ask_notebook_user``); ``answer(values)`` or ``decline()``."""
+
+    def __init__(self, call_id: str, tool: str, message: str, schema: dict[str, Any], client: str | None) -> None:
+        self.id = call_id
+        self.tool = tool
+        self.message = message
+        self.schema = schema
+        self.client = client
+        self.asked_at = time.time()
+        self._loop = asyncio.get_running_loop()
+        self._answer: asyncio.Future[mt.ElicitResult] = self._loop.create_future()
+
+    def answer(self, values: dict[str, Any]) -> None:
+        """Send ``values`` (the form's fields) back to the waiting tool (from any thread)."""
+        self._settle(mt.ElicitResult(action="accept", content=dict(values)))
+
+    def decline(self) -> None:
+        """Tell the waiting tool the notebook user would rather not answer."""
+        self._settle(mt.ElicitResult(action="decline"))
+
+    def _settle(self, result: mt.ElicitResult) -> None:
+        def settle() -> None:
+            if not self._answer.done():
+                self._answer.set_result(result)
+
+        self._loop.call_soon_threadsafe(settle)
+
+    async def result(self, within: float) -> mt.ElicitResult:
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._answer), within)
+        except TimeoutError:
+            return mt.ElicitResult(action="cancel")
+
+    def describe(self) -> dict[str, Any]:
+        """JSON for the REST API: what JupyterLab needs to show the form."""
+        return {
+            "id": self.id,
+            "tool": self.tool,
+            "message": self.message,
+            "schema": self.schema,
+            "client": self.client,
+            "asked_at": self.asked_at,
+        }
+
+    def __repr__(self) -> str:
+        return f"NotebookQuestion({self.message!r}, from tool {self.tool!r})"
+
+
+@dataclass
+class _Running:
+    loop: asyncio.AbstractEventLoop
+    cancel: anyio.CancelScope
+    scope: CallScope
+    is_async: bool
+
+
+@dataclass
+class Approvals:
+    """Confirmation, pause and per-client limits for client calls (one per server)."""
+
+    confirm: ConfirmPolicy = "never"
+    timeout: float = 300.0
+    """Seconds a call waits for the notebook user before it is denied."""
+    paused: bool = False
+    unattended: Unattended | None = None
+    """Set by a host with no notebook user (``jupyter-mcp serve``): calls that need approval are refused
+    at once (``"refuse"``) or run unasked (``"run"``, the person's explicit opt-in), and questions for the
+    notebook user are cancelled at once; ``None`` (a notebook is open) waits for the user."""
+    admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+    """What the approval routes ask for besides the MCP token: the notebook's side has it, clients do not."""
+    _pending: dict[str, PendingCall] = field(default_factory=dict)
+    _permissions: dict[str, float] = field(default_factory=dict)
+    _read_only: set[str] = field(default_factory=set)
+    _running: dict[str, _Running] = field(default_factory=dict)
+    _questions: dict[str, NotebookQuestion] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    changes: Observers[ApprovalListener] = field(default_factory=lambda: Observers(__name__))
+    """Told (no arguments) whenever the pending list, the pause or a limit changes."""
+    decisions: Observers[DecisionListener] = field(default_factory=lambda: Observers(__name__))
+    """Told ``(call_id, Decision)`` for every call that needed a decision."""
+
+    # ---- what the notebook user sees and does ----------------------------------------------------
+
+    @property
+    def pending(self) -> list[PendingCall]:
+        """Calls waiting for the notebook user, oldest first."""
+        with self._lock:
+            return list(self._pending.values())
+
+    @property
+    def questions(self) -> list[NotebookQuestion]:
+        """Tools' questions waiting for the notebook user (``ctx.ask_notebook_user``), oldest first."""
+        with self._lock:
+            return list(self._questions.values())
+
+    async def ask(self, scope: CallScope, message: str, schema: dict[str, Any]) -> mt.ElicitResult:
+        """Put a tool's question to the notebook user; ``cancel`` when nobody answers within ``timeout``."""
+        if self.unattended is not None:
+            return mt.ElicitResult(action="cancel")  # nobody is there to answer
+        client = scope.client.name if scope.client is not None else None
+        question = NotebookQuestion(scope.call_id, scope.tool_name, message, schema, client)
+        with self._lock:
+            self._questions[question.id] = question
+        self._changed()
+        scope.waiting_note = ASKING_MESSAGE
+        try:
+            await Context(scope).report_progress(0, None, ASKING_MESSAGE)
+            return await question.result(self.timeout)
+        finally:
+            scope.waiting_note = None
+            with self._lock:
+                self._questions.pop(question.id, None)
+            self._changed()
+
+    def find(self, call_id: str) -> PendingCall | None:
+        with self._lock:
+            return self._pending.get(call_id)
+
+    def find_question(self, call_id: str) -> NotebookQuestion | None:
+        with self._lock:
+            return self._questions.get(call_id)
+
+    def pause(self) -> None:
+        """Refuse every new client call; cancel the async ones running; deny the waiting ones."""
+        with self._lock:
+            self.paused = True
+            running, waiting = list(self._running.values()), list(self._pending.values())
+        for pending in waiting:
+            pending._decide("denied", "pause", None, None)
+        for run in running:
+            run.scope.cancel_event.set()
+            if run.is_async:
+                run.loop.call_soon_threadsafe(run.cancel.cancel)
+        self._changed()
+
+    def resume(self) -> None:
+        """Serve client calls again after ``pause()``."""
+        with self._lock:
+            self.paused = False
+        self._changed()
+
+    def limit_client(self, name: str, *, read_only: bool = True) -> None:
+        """Limit client ``name`` to tools marked read-only (``read_only=False`` lifts the limit)."""
+        with self._lock:
+            (self._read_only.add if read_only else self._read_only.discard)(name)
+        self._changed()
+
+    @property
+    def read_only_clients(self) -> set[str]:
+        with self._lock:
+            return set(self._read_only)
+
+    def permissions(self) -> dict[str, float]:
+        """Client name -> when its "allow for N minutes" ends (wall clock), for those still running."""
+        now = time.time()
+        with self._lock:
+            return {name: until for name, until in self._permissions.items() if until > now}
+
+    def needs_confirm(self, tool: Tool) -> bool:
+        """Whether a client's call of ``tool`` waits for the notebook user."""
+        if tool.confirm is not None:
+            return tool.confirm
+        destructive = tool.annotations is not None and bool(tool.annotations.destructive_hint)
+        return self.confirm == "always" or (self.confirm == "destructive" and destructive)
+
+    # ---- the call path's hook --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def admit(self, tool: Tool, arguments: dict[str, Any], scope: CallScope) -> AsyncIterator[None]:
+        """Around a client's call of ``tool``: refuse, wait for the notebook user, or let it run."""
+        scope.notebook_user = self
+        if scope.request is None:  # a call from the notebook itself: the user's own
+            yield
+            return
+        client = scope.client.name if scope.client is not None else None
+        self._refuse_if_limited(tool, client)
+        if self.needs_confirm(tool):
+            await self._confirm(tool, arguments, scope, client)
+        with anyio.CancelScope() as cancel:
+            self._track(scope, cancel, tool.is_async)
+            try:
+                yield
+            finally:
+                with self._lock:
+                    self._running.pop(scope.call_id, None)
+        if cancel.cancelled_caught:
+            raise ToolError(f"Tool {tool.name!r} was cancelled: the notebook user paused all tools")
+
+    def _refuse_if_limited(self, tool: Tool, client: str | None) -> None:
+        if self.paused:
+            raise ToolError("All tools are paused by the notebook user; try again later")
+        hints = tool.annotations
+        if client in self.read_only_clients and not (hints is not None and hints.read_only_hint):
+            raise ToolError(
+                f"The notebook user limited client {client!r} to read-only tools, "
+                f"and {tool.name!r} is not marked read-only"
+            )
+
+    def _track(self, scope: CallScope, cancel: anyio.CancelScope, is_async: bool) -> None:
+        with self._lock:
+            self._running[scope.call_id] = _Running(asyncio.get_running_loop(), cancel, scope, is_async)
+
+    async def _confirm(self, tool: Tool, arguments: dict[str, Any], scope: CallScope, client: str | None) -> None:
+        started = time.time()
+        if self.unattended is not None:
+            verdict: Verdict = "allowed" if self.unattended == "run" else "denied"
+            self._decided(scope.call_id, Decision(verdict, "unattended", started))
+            if verdict == "denied":
+                raise ToolError(_denial(tool.name, "unattended", None))
+            return
+        if client is not None and self.permissions().get(client, 0) > started:
+            self._decided(scope.call_id, Decision("allowed", "permission", started))
+            return
+        pending = PendingCall(scope.call_id, tool.name, arguments, client)
+        with self._lock:
+            self._pending[pending.id] = pending
+        self._changed()
+        scope.waiting_note = WAITING_MESSAGE
+        try:
+            await Context(scope).report_progress(0, None, WAITING_MESSAGE)
+            verdict, via, reason, minutes = await pending.answer(self.timeout)
+        finally:
+            scope.waiting_note = None
+            with self._lock:
+                self._pending.pop(pending.id, None)
+            self._changed()
+        now = time.time()
+        self._decided(scope.call_id, Decision(verdict, via, now, reason, now - started))
+        if verdict == "denied":
+            raise ToolError(_denial(tool.name, via, reason))
+        if minutes is not None and client is not None:
+            with self._lock:
+                self._permissions[client] = now + minutes * 60
+            self._changed()
+
+    def _decided(self, call_id: str, decision: Decision) -> None:
+        self.decisions.each(lambda listener: listener(call_id, decision))
+
+    def _changed(self) -> None:
+        self.changes.each(lambda listener: listener())
+
+
+def _denial(tool: str, via: Via, reason: str | None) -> str:
+    if via == "unattended":
+        return (
+            f"Tool {tool!r} needs the notebook user's approval, but this server runs the notebook without anyone "
+            "at it (jupyter-mcp serve), so nobody can approve the call: it was refused. Whoever starts the "
+            "server can add --no-confirm to run such tools unasked"
+        )
+    if via == "timeout":
+        return f"The notebook user did not answer in time ({reason}), so the call of {tool!r} was declined"
+    if via == "pause":
+        return f"The call of {tool!r} was declined: the notebook user paused all tools"
+    return f"The notebook user declined the call of {tool!r}" + (f": {reason}" if reason else "")
