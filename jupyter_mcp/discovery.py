@@ -73,6 +73,8 @@ class ServerInfo:
     prompts: list[PromptSummary] = field(default_factory=list)
     admin_token: str | None = None
     """Answers waiting calls and pauses tools (sent as ``ADMIN_HEADER``); MCP clients never get it."""
+    name: str | None = None
+    """The notebook's prefix at ``<jupyter url>/mcp`` (``%mcp name``), when set; else its file stem is used."""
 
     @property
     def tool_names(self) -> list[str]:

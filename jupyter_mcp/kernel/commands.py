@@ -142,6 +142,19 @@ class Commands:
         config = self.server.client_config(client)
         print(config["command"] if client == "inspector" else json.dumps(config, indent=2))
 
+    def _cmd_name(self, rest: list[str]) -> None:
+        """name [PREFIX|--clear]: this notebook's prefix at <jupyter url>/mcp (PREFIX_tool); alone, show it"""
+        from traitlets import TraitError
+
+        if len(rest) > 1:
+            raise UsageError("usage: %mcp name [PREFIX|--clear]")
+        if rest:
+            try:
+                self.server.prefix = None if rest[0] == "--clear" else rest[0]
+            except TraitError as exc:
+                raise UsageError(f"%mcp name: {exc}") from None
+        print(_prefix_line(self.server))
+
     def _cmd_clients(self, rest: list[str]) -> None:
         """clients: the connected clients"""
         clients = self.server.connected_clients()
@@ -191,6 +204,20 @@ COMMANDS = {
 """``%mcp`` commands by name, in definition order: each is a ``_cmd_NAME`` method."""
 USAGE = "\n".join(f"    %mcp {(function.__doc__ or name).strip()}" for name, function in COMMANDS.items())
 """One usage line per command, for ``%mcp?``."""
+
+
+def _prefix_line(server: NotebookServer) -> str:
+    from jupyter_mcp.prefixes import stem_prefix, tool_name
+
+    if server.prefix:
+        return f"At <jupyter url>/mcp this notebook's tools are named {tool_name(server.prefix, 'TOOL')}"
+    if server.notebook_path:
+        stem = stem_prefix(server.notebook_path)
+        return (
+            f"At <jupyter url>/mcp this notebook's tools are named {tool_name(stem, 'TOOL')} (from its file name; "
+            "another notebook of that name makes it longer). %mcp name PREFIX sets your own."
+        )
+    return "This kernel has no notebook: at <jupyter url>/mcp its tools are named kernel-<id>_TOOL"
 
 
 def _ints(rest: list[str], usage: str) -> list[int]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from traitlets import Bool, Enum, Float, Integer, Unicode, Union
+from traitlets import Bool, Enum, Float, Integer, TraitError, Unicode, Union, validate
 from traitlets.config import Configurable
 
+from jupyter_mcp.prefixes import check_prefix
 from jupyter_mcp.tools.budget.links import DEFAULT_KEPT_BYTES, DEFAULT_KEPT_TTL
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET
 
@@ -24,6 +25,12 @@ class JupyterMCP(Configurable):
         config=True
     )
     allow_remote = Bool(False, help="Allow binding a non-loopback host (the token is still required).").tag(config=True)
+    name = Unicode(
+        "",
+        help="This notebook's prefix at <jupyter url>/mcp, where every notebook's tools are served together: a tool "
+        "'forecast' is served as 'PREFIX_forecast'. Empty: the notebook's file stem ('sales.ipynb' -> 'sales'). "
+        "Letters, digits, '_' and '-'; %mcp name PREFIX sets it from a cell.",
+    ).tag(config=True)
     history_size = Integer(1000, help="How many calls the call history keeps.").tag(config=True)
     max_payload = Integer(100_000, help="Characters kept per recorded field; longer ones are truncated.").tag(
         config=True
@@ -75,6 +82,14 @@ class JupyterMCP(Configurable):
         "cell runs (Python's default of 5 ms makes each call wait ~20 switch intervals). Applied only if the "
         "interval is still Python's default; None leaves it alone. It costs nothing while no call is running.",
     ).tag(config=True)
+
+    @validate("name")
+    def _valid_name(self, proposal: Any) -> str:
+        value = str(proposal["value"])
+        try:
+            return check_prefix(value) if value else value
+        except ValueError as exc:
+            raise TraitError(f"JupyterMCP.name: {exc}") from None
 
 
 def load_settings(**overrides: Any) -> JupyterMCP:

@@ -217,6 +217,16 @@ class NotebookServer(ToolServer):
         """Config for ``"claude"``, ``"vscode"``, ``"cursor"`` or ``"inspector"`` pointing at this kernel."""
         return config_for(client, self.target(page))
 
+    @property
+    def prefix(self) -> str | None:
+        """This notebook's prefix at ``<jupyter url>/mcp`` when set (``%mcp name``); else the file stem is used."""
+        return self.settings.name or None
+
+    @prefix.setter
+    def prefix(self, value: str | None) -> None:
+        self.settings.name = value or ""  # validated by JupyterMCP (a TraitError says what is allowed)
+        self.publisher.publish()
+
     # ---- calls -----------------------------------------------------------------------------------
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
@@ -287,6 +297,7 @@ class NotebookServer(ToolServer):
             clients=len(self.connected_clients()),
             calls=self.history.total_calls,
             admin_token=self.approvals.admin_token,
+            name=self.settings.name or None,
         )
 
     def _resource_summary(self, item: AnyResource) -> discovery.ResourceSummary:

@@ -2,6 +2,8 @@
 
 Routes (under the server's ``base_url``):
 
+- ``/mcp`` (and ``/mcp/scope/<notebooks>``): every notebook's tools, resources and prompts as one MCP
+  server, each name prefixed with its notebook's (``serverext/union``);
 - ``/mcp/kernels/<kernel_id>`` and ``/mcp/notebooks/<path>``: MCP streamable HTTP, proxied to the
   kernel's in-kernel server with Jupyter's auth;
 - ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs;
@@ -30,6 +32,8 @@ from jupyter_mcp.serverext.api_handlers import (
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
+from jupyter_mcp.serverext.union.handler import UnionHandler
+from jupyter_mcp.serverext.union.union import Union
 
 
 class MCPExtensionApp(ExtensionApp):
@@ -65,29 +69,40 @@ class MCPExtensionApp(ExtensionApp):
         True, help="Whether /api/mcp/config embeds this server's token (else a placeholder to fill in)."
     ).tag(config=True)
 
+    union_interval = Float(
+        0.5,
+        help="Seconds between looks at which notebooks serve tools, for <base_url>/mcp (kernels that stop are "
+        "noticed at once; this is for those that start).",
+    ).tag(config=True)
+
     def initialize_settings(self) -> None:
         assert self.serverapp is not None
+        directory = ToolServerDirectory(
+            self.serverapp.kernel_manager,
+            self.serverapp.session_manager,
+            Path(self.discovery_dir) if self.discovery_dir else None,
+        )
+        pool = ConnectionPool(
+            connect_timeout=self.connect_timeout,
+            max_idle=self.max_idle_connections,
+            idle_timeout=self.idle_connection_timeout,
+        )
         self.services = Services(
-            directory=ToolServerDirectory(
-                self.serverapp.kernel_manager,
-                self.serverapp.session_manager,
-                Path(self.discovery_dir) if self.discovery_dir else None,
-            ),
-            pool=ConnectionPool(
-                connect_timeout=self.connect_timeout,
-                max_idle=self.max_idle_connections,
-                idle_timeout=self.idle_connection_timeout,
-            ),
+            directory=directory,
+            pool=pool,
             keepalive_interval=self.keepalive_interval,
             status_timeout=self.status_timeout,
             public_url=self.public_url,
             config_includes_token=self.config_includes_token,
+            union=Union(directory, pool, interval=self.union_interval),
         )
 
     def initialize_handlers(self) -> None:
         options: dict[str, Any] = {"services": self.services}
         self.handlers.extend(
             [
+                (r"/mcp/?", UnionHandler, options),
+                (r"/mcp/scope/(?P<scope>.+)", UnionHandler, options),
                 (r"/mcp/kernels/(?P<kernel_id>[^/]+)/?", KernelProxyHandler, options),
                 (r"/mcp/notebooks/(?P<path>.+)", NotebookProxyHandler, options),
                 (r"/api/mcp/servers/?", ServersHandler, options),
@@ -100,4 +115,5 @@ class MCPExtensionApp(ExtensionApp):
         )
 
     async def stop_extension(self) -> None:
+        self.services.union.stop()
         self.services.pool.close()

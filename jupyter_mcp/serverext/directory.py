@@ -75,14 +75,15 @@ class ToolServerDirectory:
     async def live(self) -> list[Located]:
         """Every tool server of this Jupyter server's kernels, newest first."""
         running = self.kernel_ids()
-        paths = await self._notebook_paths()
+        paths = await self.notebook_paths()
         return [
             Located(info, paths.get(info.kernel_id))
             for info in discovery.read_all(self.discovery_dir, clean=False)
             if info.kernel_id in running
         ]
 
-    async def _notebook_paths(self) -> dict[str, str]:
+    async def notebook_paths(self) -> dict[str, str]:
+        """Kernel id -> notebook path, for every notebook session (its kernel serving tools or not)."""
         return {
             str(session["kernel"]["id"]): str(session["path"])
             for session in await self.session_manager.list_sessions()

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.union.union import Union
 
 
 @dataclass
@@ -16,3 +17,5 @@ class Services:
     status_timeout: float
     public_url: str
     config_includes_token: bool
+    union: Union
+    """``<base_url>/mcp``: every notebook's tools as one server (idle until its first request)."""

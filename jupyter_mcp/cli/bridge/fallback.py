@@ -12,21 +12,12 @@ from typing import Any
 from mcp_types import SERVER_INFO_META_KEY
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
-from jupyter_mcp._version import __version__
+from jupyter_mcp.capabilities import CACHEABLE, SERVER_INFO
+from jupyter_mcp.capabilities import CAPABILITIES as _CAPABILITIES
+from jupyter_mcp.capabilities import MODERN_CAPABILITIES as _MODERN_CAPABILITIES
 from jupyter_mcp.cli.bridge import messages
 from jupyter_mcp.cli.bridge.messages import Message, RequestId
 
-SERVER_INFO = {"name": "jupyter-mcp", "version": __version__}
-# The in-kernel server advertises the same capabilities in both eras, plus the tasks extension to
-# 2026-era clients (server/discover; jupyter_mcp.tools.calls.tasks).
-_CAPABILITIES = {
-    "completions": {},
-    "logging": {},
-    "prompts": {"listChanged": True},
-    "resources": {"listChanged": True, "subscribe": True},
-    "tools": {"listChanged": True},
-}
-_MODERN_CAPABILITIES = {**_CAPABILITIES, "extensions": {"io.modelcontextprotocol/tasks": {}}}
 _EMPTY_LISTS = {
     "tools/list": "tools",
     "prompts/list": "prompts",
@@ -80,7 +71,7 @@ def _initialize(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cacheable() -> dict[str, Any]:
-    return {"cacheScope": "private", "ttlMs": 0}
+    return dict(CACHEABLE)
 
 
 def tool_error(text: str) -> dict[str, Any]:

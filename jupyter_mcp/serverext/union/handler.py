@@ -1,0 +1,150 @@
+"""``<base_url>/mcp`` and ``<base_url>/mcp/scope/<notebooks>``: the union's HTTP handler, Jupyter's auth.
+
+Thin: it reads the request (with the client's scope), asks the router, and writes the reply — a
+JSON body, or an SSE stream written event by event as the router yields it (with keepalive
+comments while it is quiet, as the proxy routes send them). A client that goes away stops the
+stream, which closes the kernel's stream behind it (2026 era: that is how a call is cancelled).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.extension.handler import ExtensionHandlerMixin
+from tornado import web
+from tornado.iostream import StreamClosedError
+
+from jupyter_mcp.serverext.keepalive import SSEKeepalive
+from jupyter_mcp.serverext.proxy import jsonrpc_error
+from jupyter_mcp.serverext.services import Services
+from jupyter_mcp.serverext.union.legacy import Legacy
+from jupyter_mcp.serverext.union.modern import Modern
+from jupyter_mcp.serverext.union.replies import Reply
+from jupyter_mcp.serverext.union.router import Incoming, is_modern
+from jupyter_mcp.serverext.union.scope import BadScope, Scope
+
+AUTH_RESOURCE = "kernels"
+AUTH_ACTION = "execute"  # calling a tool runs code in a kernel
+
+
+class UnionHandler(ExtensionHandlerMixin, APIHandler):
+    """Every notebook's tools, resources and prompts as one MCP server (streamable HTTP, both eras)."""
+
+    SUPPORTED_METHODS = ("GET", "POST", "DELETE")
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, name: str, services: Services) -> None:
+        super().initialize(name)
+        self.services = services
+        self._pump: asyncio.Task[None] | None = None
+        self._gone = False
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def post(self, scope: str | None = None) -> None:
+        incoming = self._incoming(scope)
+        union = self.services.union
+        router = Modern(union) if is_modern(incoming) else Legacy(union)
+        await self._send(await router.post(incoming))
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def get(self, scope: str | None = None) -> None:
+        incoming = self._incoming(scope)
+        if is_modern(incoming):
+            self.set_header("Allow", "POST")
+            await self._send(Reply(405))
+            return
+        await self._send(await Legacy(self.services.union).get(incoming))
+
+    @web.authenticated
+    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    async def delete(self, scope: str | None = None) -> None:
+        incoming = self._incoming(scope)
+        if is_modern(incoming):
+            self.set_header("Allow", "POST")
+            await self._send(Reply(405))
+            return
+        await self._send(await Legacy(self.services.union).delete(incoming))
+
+    def _incoming(self, scope: str | None) -> Incoming:
+        try:
+            parsed = Scope.parse(self.request.query, scope)
+        except BadScope as error:
+            raise web.HTTPError(400, "%s", error, reason="Bad scope") from None
+        headers = [(name.lower(), value) for name, value in self.request.headers.get_all()]
+        user = self.current_user
+        name = getattr(user, "username", None) or str(user)
+        return Incoming(headers, self.request.body, parsed, name)
+
+    # ---- writing --------------------------------------------------------------------------------------
+
+    async def _send(self, reply: Reply) -> None:
+        self.set_status(reply.status)
+        for name, value in reply.headers.items():
+            self.set_header(name, value)
+        if reply.events is not None:
+            self._pump = asyncio.ensure_future(self._stream(reply))
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+            return
+        if reply.body is not None:
+            self.set_header("Content-Type", reply.headers.get("Content-Type", "application/json"))
+            self.finish(reply.body)
+        else:
+            self.finish()
+
+    async def _stream(self, reply: Reply) -> None:
+        events = reply.events
+        assert events is not None
+        self.set_header("Content-Type", "text/event-stream")
+        self.set_header("Cache-Control", "no-cache, no-transform")
+        self.set_header("X-Accel-Buffering", "no")
+        keepalive = SSEKeepalive(self.services.keepalive_interval, self._write_quietly)
+        try:
+            async for message in events:
+                chunk = b"event: message\r\ndata: " + _one_line(message) + b"\r\n\r\n"
+                keepalive.passed(chunk)
+                self.write(chunk)
+                await self.flush()
+        except StreamClosedError:
+            self._gone = True
+        finally:
+            keepalive.stop()
+            with contextlib.suppress(Exception):
+                await events.aclose()  # type: ignore[attr-defined]
+        if not self._gone:
+            self.finish()
+
+    def _write_quietly(self, chunk: bytes) -> None:
+        if not self._gone:
+            self.write(chunk)
+            self.flush()
+
+    def on_connection_close(self) -> None:
+        self._gone = True
+        if self._pump is not None:
+            self._pump.cancel()
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, web.HTTPError) and error.log_message:
+            message = error.log_message % error.args
+        else:
+            message = self._reason
+        self.finish(jsonrpc_error(status_code, message))
+
+    def compute_etag(self) -> None:
+        return None
+
+
+def _one_line(message: bytes) -> bytes:
+    """An SSE ``data`` line cannot hold a line break: a pretty-printed message is re-encoded compactly."""
+    if b"\n" not in message and b"\r" not in message:
+        return message
+    return json.dumps(json.loads(message), separators=(",", ":"), ensure_ascii=False).encode()

@@ -1,0 +1,175 @@
+"""``Union``: the state behind ``<jupyter url>/mcp`` — members, lists, client sessions, listeners, limits.
+
+Created lazily by the first request to the route (an idle Jupyter server watches nothing), it
+runs on the Jupyter server's loop until the extension stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from jupyter_mcp._wire.connections import ConnectionPool
+from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp.discovery import pid_alive
+from jupyter_mcp.prefixes import split_task_id, split_uri
+from jupyter_mcp.serverext.approvals import forward
+from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.union.catalog import Catalog
+from jupyter_mcp.serverext.union.listeners import Listeners
+from jupyter_mcp.serverext.union.members import Member, Membership
+from jupyter_mcp.serverext.union.scope import Scope
+from jupyter_mcp.serverext.union.sessions import Sessions
+from jupyter_mcp.serverext.union.watch import Change, Watcher
+
+logger = logging.getLogger(__name__)
+
+LIST_CHANGED = {
+    "tools": "notifications/tools/list_changed",
+    "resources": "notifications/resources/list_changed",
+    "prompts": "notifications/prompts/list_changed",
+}
+_CLIENT_WINDOW = 300.0
+"""Seconds a 2026-era client counts as connected after its last request (as the kernels count them)."""
+
+
+@dataclass
+class SeenClient:
+    """A client of ``/mcp`` as the sidebar shows it."""
+
+    name: str
+    version: str
+    protocol_version: str
+    kind: str
+    since: float
+    last_seen: float
+
+
+class Union:
+    """Every notebook's tools as one MCP server (see ``router`` for the protocol)."""
+
+    def __init__(self, directory: ToolServerDirectory, pool: ConnectionPool, *, interval: float = 0.5) -> None:
+        self.directory = directory
+        self.pool = pool
+        self.catalog = Catalog(pool)
+        self.sessions = Sessions(pool)
+        self.listeners = Listeners()
+        self.watcher = Watcher(Membership(directory), pool, self._changed, interval)
+        self.read_only_clients: set[str] = set()
+        self._clients: dict[tuple[str, str], SeenClient] = {}
+        self._limited: set[tuple[object, ...]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ---- members ------------------------------------------------------------------------------------
+
+    async def members(self, scope: Scope) -> list[Member]:
+        """The serving notebooks ``scope`` lets a client see, by key."""
+        await self.watcher.ready()
+        return sorted((m for m in self.watcher.members.values() if scope.includes(m)), key=lambda m: m.key)
+
+    async def by_prefix(self, prefix: str, scope: Scope) -> Member | None:
+        return next((m for m in await self.members(scope) if m.prefix == prefix), None)
+
+    async def owner_of_uri(self, uri: str, scope: Scope) -> Member | None:
+        found = split_uri(uri)
+        return await self.by_prefix(found[0], scope) if found is not None else None
+
+    async def owner_of_task(self, task: str, scope: Scope) -> Member | None:
+        found = split_task_id(task)
+        return await self.by_prefix(found[0], scope) if found is not None else None
+
+    async def what_happened(self, member: Member) -> str:
+        """Why a member stopped answering, in a few words, after looking again."""
+        await self.watcher.rescan()
+        if member.info.kernel_id not in self.directory.kernel_ids():
+            return "was shut down"
+        if not pid_alive(member.info.pid):
+            return "was restarted (or died)"
+        current = self.watcher.members.get(member.key)
+        if current is None or current.identity != member.identity:
+            return "stopped serving tools (%mcp stop, or its kernel changed)"
+        return "stopped answering"
+
+    # ---- changes -------------------------------------------------------------------------------------
+
+    def _changed(self, change: Change) -> None:
+        self.catalog.changed(change)
+        live = {member.identity for member in self.watcher.members.values()}
+        for identity in {identity for session in self.sessions for identity in session.links} - live:
+            self.sessions.forget_member(identity)
+        for kind in sorted(change.kinds):
+            message = json.dumps({"jsonrpc": "2.0", "method": LIST_CHANGED[kind]}).encode()
+            for session in self.sessions:
+                if session.initialized and _touches(session.scope, change):
+                    session.tell(message)
+            self.listeners.list_changed(kind, lambda scope: _touches(scope, change))
+        self._apply_limits()
+
+    # ---- clients and their limits ----------------------------------------------------------------
+
+    def seen(self, name: str, version: str, protocol_version: str, kind: str) -> None:
+        now = time.time()
+        key = (name, kind)
+        known = self._clients.get(key)
+        since = known.since if known is not None else now
+        self._clients[key] = SeenClient(name, version, protocol_version, kind, since, now)
+
+    def clients(self) -> list[SeenClient]:
+        now = time.time()
+        session_names = {session.client_name for session in self.sessions}
+        return [
+            client
+            for client in self._clients.values()
+            if (client.kind == "session" and client.name in session_names) or now - client.last_seen <= _CLIENT_WINDOW
+        ]
+
+    async def limit(self, client: str, *, read_only: bool) -> None:
+        """Limit ``client`` to read-only tools in every notebook (now and those that start later), or lift it."""
+        if read_only:
+            self.read_only_clients.add(client)
+        else:
+            self.read_only_clients.discard(client)
+        await self.watcher.ready()
+        await asyncio.gather(*(self._limit(m, client, read_only) for m in self.watcher.members.values()))
+
+    def _apply_limits(self) -> None:
+        """Members that joined since the limits were set get them too."""
+        for member in self.watcher.members.values():
+            if member.identity in self._limited or not self.read_only_clients:
+                continue
+            self._limited.add(member.identity)
+            for client in sorted(self.read_only_clients):
+                self.spawn(self._limit(member, client, read_only=True))
+
+    async def _limit(self, member: Member, client: str, read_only: bool) -> None:
+        try:
+            status, reply = await forward(self.pool, member.info, "/limits", {"client": client, "read_only": read_only})
+        except HttpError as error:
+            logger.warning("could not limit %s in %s: %s", client, member.label, error)
+            return
+        if status >= 400:
+            logger.warning("%s refused to limit %s: %s", member.label, client, reply)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` in the background until it ends or the union stops."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def stop(self) -> None:
+        self.watcher.stop()
+        self.listeners.close()
+        self.sessions.drop()
+        self.catalog.drop()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def _touches(scope: Scope, change: Change) -> bool:
+    return any(scope.covers(key) for key in change.keys)

@@ -1,0 +1,114 @@
+"""One JSON-RPC message to a kernel's own MCP endpoint, and the messages of its answer.
+
+The union reaches kernels the way the proxy routes do (``jupyter_mcp._wire`` on the extension's
+connection pool, the kernel's bearer token from its discovery file), but message by message: it
+reads each answer (a JSON body or an SSE stream) to rewrite names on the way back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from jupyter_mcp._wire.connections import ConnectionPool
+from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp._wire.http import Exchange, Response
+from jupyter_mcp._wire.origin import split_url
+from jupyter_mcp._wire.sse import EventParser
+from jupyter_mcp.discovery import ServerInfo
+
+ACCEPT = "application/json, text/event-stream"
+SESSION_HEADER = "mcp-session-id"
+VERSION_HEADER = "mcp-protocol-version"
+
+
+async def post(
+    pool: ConnectionPool, info: ServerInfo, body: bytes, headers: Iterable[tuple[str, str]] = ()
+) -> Response:
+    """POST ``body`` to the kernel's MCP endpoint; the response head (``HttpError`` if unreachable).
+
+    A kept-alive connection the kernel had closed while idle fails before anything was sent: the
+    message then goes once more on a fresh connection (never twice to the kernel).
+    """
+    try:
+        return await _post(pool, info, body, headers, fresh=False)
+    except HttpError as error:
+        if error.sent:
+            raise
+    return await _post(pool, info, body, headers, fresh=True)
+
+
+async def _post(
+    pool: ConnectionPool, info: ServerInfo, body: bytes, headers: Iterable[tuple[str, str]], *, fresh: bool
+) -> Response:
+    origin, _ = split_url(info.url)
+    fields = [
+        ("Host", origin.host_header),
+        ("Authorization", f"Bearer {info.token}"),
+        ("Content-Type", "application/json"),
+        ("Accept", ACCEPT),
+        *headers,
+        ("Content-Length", str(len(body))),
+    ]
+    exchange = await Exchange.open(pool, origin, "POST", urlsplit(info.url).path or "/mcp", fields, fresh=fresh)
+    exchange.send(body)
+    exchange.end_request()
+    return await exchange.response()
+
+
+async def get_stream(pool: ConnectionPool, info: ServerInfo, headers: Iterable[tuple[str, str]]) -> Response:
+    """Open a 2025-era session's GET stream (server messages outside any request)."""
+    origin, _ = split_url(info.url)
+    fields = [
+        ("Host", origin.host_header),
+        ("Authorization", f"Bearer {info.token}"),
+        ("Accept", "text/event-stream"),
+        *headers,
+    ]
+    exchange = await Exchange.open(pool, origin, "GET", urlsplit(info.url).path or "/mcp", fields)
+    exchange.end_request()
+    return await exchange.response()
+
+
+async def delete(pool: ConnectionPool, info: ServerInfo, headers: Iterable[tuple[str, str]]) -> None:
+    """End a 2025-era session (errors ignored: the kernel may be gone already)."""
+    origin, _ = split_url(info.url)
+    fields = [("Host", origin.host_header), ("Authorization", f"Bearer {info.token}"), *headers]
+    try:
+        exchange = await Exchange.open(pool, origin, "DELETE", urlsplit(info.url).path or "/mcp", fields)
+        exchange.end_request()
+        await (await exchange.response()).read()
+    except HttpError:
+        return
+
+
+async def messages(response: Response) -> AsyncIterator[bytes]:
+    """Each JSON-RPC message of a response body as it arrives (a JSON body, or SSE ``message`` events).
+
+    The response is closed when the caller stops early, so the kernel sees the client go.
+    """
+    try:
+        if response.content_type == "text/event-stream":
+            parser = EventParser()
+            async for chunk in response.chunks():
+                for event in parser.feed(chunk):
+                    if event.data and event.event == b"message":  # a resumption primer carries nothing
+                        yield event.data
+        elif body := await response.read():
+            yield body
+    finally:
+        response.close()
+
+
+async def answer(response: Response, request_id: Any) -> dict[str, Any]:
+    """The answer to ``request_id`` in a response (other messages skipped); ``HttpError`` if none came."""
+    async for data in messages(response):
+        try:
+            message = json.loads(data)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and "method" not in message and message.get("id") == request_id:
+            return message
+    raise HttpError(f"the kernel answered HTTP {response.status} without a JSON-RPC answer", sent=True)

@@ -1,0 +1,163 @@
+"""``<jupyter url>/mcp``: every notebook's tools as one MCP server, with a real Jupyter server, real
+kernels and real MCP clients in both eras."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import mcp_types as mt
+import pytest
+
+from tests.serverext.conftest import Notebook, jupyter_client
+
+PATHS = ("sales.ipynb", "ops/report.ipynb", "archive/sales.ipynb")
+PREFIXES = {"sales.ipynb": "sales", "ops/report.ipynb": "report", "archive/sales.ipynb": "archive_sales"}
+TOOLS = '''
+%%mcp_tool --read-only
+def whoami() -> str:
+    """Say which notebook answers."""
+    return NOTEBOOK
+'''
+FORECAST = '''
+%%mcp_tool
+def forecast(months: int = 3) -> str:
+    """Forecast sales."""
+    return f"{NOTEBOOK}: {months} months"
+'''
+
+
+async def serving(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
+    notebook = await Notebook(jp_fetch, jp_serverapp, path).start()
+    await notebook.load()
+    await notebook.run(f"NOTEBOOK = {path!r}")
+    await notebook.run(TOOLS)
+    await notebook.run(FORECAST)
+    return notebook
+
+
+@pytest.fixture
+async def three(jp_fetch: Any, jp_serverapp: Any) -> AsyncIterator[dict[str, Notebook]]:
+    started = await asyncio.gather(*(serving(jp_fetch, jp_serverapp, path) for path in PATHS))
+    try:
+        yield {notebook.path: notebook for notebook in started}
+    finally:
+        for notebook in started:
+            notebook.close()
+
+
+def union_url(server_url: str, query: str = "") -> str:
+    return f"{server_url}mcp{query}"
+
+
+async def test_three_notebooks_with_the_same_tools_are_listed_apart_and_called_each_in_its_own_kernel(
+    three: dict[str, Notebook], server_url: str, jupyter_token: str, mode: str
+) -> None:
+    async with jupyter_client(union_url(server_url), jupyter_token, mode=mode) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        expected = {f"{prefix}_{name}" for prefix in PREFIXES.values() for name in ("whoami", "forecast")}
+        assert set(tools) == expected
+        for path, prefix in PREFIXES.items():
+            answer = await client.call_tool(f"{prefix}_whoami", {})
+            assert answer.structured_content == {"result": path}
+            answer = await client.call_tool(f"{prefix}_forecast", {"months": 2})
+            assert answer.structured_content == {"result": f"{path}: 2 months"}
+            assert tools[f"{prefix}_whoami"].description == f"Say which notebook answers.\n\nFrom the notebook {path}."
+            assert tools[f"{prefix}_whoami"].annotations is not None
+            assert tools[f"{prefix}_whoami"].annotations.read_only_hint is True
+    for path, notebook in three.items():
+        assert await notebook.value("len(server.history)") == 2, path
+
+
+async def test_a_fourth_notebook_a_rerun_cell_and_a_restart_reach_a_connected_client(
+    three: dict[str, Notebook], jp_fetch: Any, jp_serverapp: Any, server_url: str, jupyter_token: str, mode: str
+) -> None:
+    changes = Changes(mode)
+    async with jupyter_client(union_url(server_url), jupyter_token, mode=mode, message_handler=changes.heard) as client:
+        assert "report_whoami" in {tool.name for tool in (await client.list_tools()).tools}
+        async with changes.watching(client):
+            await changes.quiet()
+            fourth = await serving(jp_fetch, jp_serverapp, "team/plan.ipynb")
+            try:
+                await changes.arrived()
+                await changes.quiet()
+                assert {"plan_whoami", "plan_forecast"} <= await names(client)
+
+                await three["sales.ipynb"].run(FORECAST.replace("months: int = 3", "months: int = 6"))
+                await changes.arrived()
+                await changes.quiet()
+                (tool,) = [t for t in (await client.list_tools()).tools if t.name == "sales_forecast"]
+                assert tool.input_schema["properties"]["months"]["default"] == 6
+
+                await three["ops/report.ipynb"].restart()
+                await changes.arrived()
+                await changes.quiet()
+                assert not {"report_whoami", "report_forecast"} & await names(client)
+
+                await three["ops/report.ipynb"].load()
+                await three["ops/report.ipynb"].run("NOTEBOOK = 'ops/report.ipynb (restarted)'")
+                await three["ops/report.ipynb"].run(TOOLS)
+                await changes.arrived()
+                await changes.quiet()
+                assert "report_whoami" in await names(client)  # the same name after the restart
+                answer = await client.call_tool("report_whoami", {})
+                assert answer.structured_content == {"result": "ops/report.ipynb (restarted)"}
+            finally:
+                fourth.close()
+
+
+async def names(client: Any) -> set[str]:
+    return {tool.name for tool in (await client.list_tools()).tools}
+
+
+class Changes:
+    """Tool list changes a client hears: 2025-era notifications, or a 2026-era listen stream."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.count = 0
+        self._subscription: Any = None
+
+    async def heard(self, message: Any) -> None:
+        if isinstance(message, mt.ToolListChangedNotification):
+            self.count += 1
+
+    def watching(self, client: Any) -> Any:
+        return _Watching(self, client)
+
+    async def quiet(self, seconds: float = 1.0) -> None:
+        """Let the changes under way arrive (the union looks for new notebooks twice a second), then forget them."""
+        if self._subscription is not None:
+            with anyio.move_on_after(seconds):
+                while True:
+                    await self._subscription.__anext__()
+        else:
+            await anyio.sleep(seconds)
+        self.count = 0
+
+    async def arrived(self) -> None:
+        """Wait for the next change (20 s at most)."""
+        with anyio.fail_after(20):
+            if self._subscription is not None:
+                assert type(await self._subscription.__anext__()).__name__ == "ToolsListChanged"
+                return
+            while self.count == 0:
+                await anyio.sleep(0.05)
+
+
+class _Watching:
+    def __init__(self, changes: Changes, client: Any) -> None:
+        self.changes = changes
+        self.client = client
+        self._context: Any = None
+
+    async def __aenter__(self) -> None:
+        if self.changes.mode == "auto":
+            self._context = self.client.listen(tools_list_changed=True)
+            self.changes._subscription = await self._context.__aenter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._context is not None:
+            await self._context.__aexit__(*exc)
