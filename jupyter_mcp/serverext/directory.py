@@ -46,6 +46,15 @@ class ToolServerDirectory:
     def kernel_ids(self) -> set[str]:
         return set(self.kernel_manager.list_kernel_ids())
 
+    def kernel_pid(self, kernel_id: str) -> int | None:
+        """The process id of a running kernel (a restart gives it a new one), if known."""
+        try:
+            kernel = self.kernel_manager.get_kernel(kernel_id)
+        except KeyError:
+            return None
+        pid = getattr(getattr(kernel, "provisioner", None), "pid", None)
+        return pid if isinstance(pid, int) else None
+
     def server_of_kernel(self, kernel_id: str) -> discovery.ServerInfo:
         """The live tool server of a kernel this Jupyter server runs."""
         if kernel_id not in self.kernel_manager:

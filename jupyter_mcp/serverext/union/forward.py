@@ -52,6 +52,9 @@ async def forward(union: Union, job: Job, body: bytes, headers: Iterable[tuple[s
         response = await upstream.post(union.pool, job.member.info, body, headers)
     except HttpError:
         return Reply(200, encode(await lost(union, job)))
+    if response.status >= 500:  # the kernel's server failing (it answers 500 as its kernel shuts down)
+        response.close()
+        return Reply(200, encode(await lost(union, job)))
     if response.status != 200 or response.content_type not in (_JSON, _SSE):
         return await _as_is(union, job, response)
     if response.content_type == _JSON:

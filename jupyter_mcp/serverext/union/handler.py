@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 from jupyter_server.auth.decorator import authorized
@@ -50,7 +51,17 @@ class UnionHandler(ExtensionHandlerMixin, APIHandler):
         incoming = self._incoming(scope)
         union = self.services.union
         router = Modern(union) if is_modern(incoming) else Legacy(union)
-        await self._send(await router.post(incoming))
+        await self._until_gone(self._answer(router.post(incoming)))
+
+    async def _answer(self, reply: Awaitable[Reply]) -> None:
+        await self._send(await reply)
+
+    async def _until_gone(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` until it is done or the client goes (which cancels it: the kernel then sees its
+        stream close, which is how a 2026-era call is cancelled)."""
+        self._pump = asyncio.ensure_future(work)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._pump
 
     @web.authenticated
     @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
@@ -60,7 +71,7 @@ class UnionHandler(ExtensionHandlerMixin, APIHandler):
             self.set_header("Allow", "POST")
             await self._send(Reply(405))
             return
-        await self._send(await Legacy(self.services.union).get(incoming))
+        await self._until_gone(self._answer(Legacy(self.services.union).get(incoming)))
 
     @web.authenticated
     @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
@@ -89,9 +100,7 @@ class UnionHandler(ExtensionHandlerMixin, APIHandler):
         for name, value in reply.headers.items():
             self.set_header(name, value)
         if reply.events is not None:
-            self._pump = asyncio.ensure_future(self._stream(reply))
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._pump
+            await self._stream(reply)
             return
         if reply.body is not None:
             self.set_header("Content-Type", reply.headers.get("Content-Type", "application/json"))

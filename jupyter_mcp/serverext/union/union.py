@@ -34,6 +34,8 @@ LIST_CHANGED = {
     "resources": "notifications/resources/list_changed",
     "prompts": "notifications/prompts/list_changed",
 }
+_SETTLE = 5.0
+"""Seconds a kernel that broke off a call is watched to tell a shutdown from a restart."""
 _CLIENT_WINDOW = 300.0
 """Seconds a 2026-era client counts as connected after its last request (as the kernels count them)."""
 
@@ -84,15 +86,20 @@ class Union:
         return await self.by_prefix(found[0], scope) if found is not None else None
 
     async def what_happened(self, member: Member) -> str:
-        """Why a member stopped answering, in a few words, after looking again."""
-        await self.watcher.rescan()
-        if member.info.kernel_id not in self.directory.kernel_ids():
-            return "was shut down"
+        """Why a member stopped answering, in a few words: its kernel settles within seconds either way."""
+        kernel, deadline = member.info.kernel_id, time.monotonic() + _SETTLE
+        while time.monotonic() < deadline:
+            if kernel not in self.directory.kernel_ids():
+                return "was shut down"
+            current = self.directory.kernel_pid(kernel)
+            if current is not None and current != member.info.pid and pid_alive(current):
+                return "was restarted"
+            await asyncio.sleep(0.1)
         if not pid_alive(member.info.pid):
-            return "was restarted (or died)"
-        current = self.watcher.members.get(member.key)
-        if current is None or current.identity != member.identity:
-            return "stopped serving tools (%mcp stop, or its kernel changed)"
+            return "died"
+        await self.watcher.rescan()
+        if member.key not in self.watcher.members:
+            return "stopped serving tools (%mcp stop)"
         return "stopped answering"
 
     # ---- changes -------------------------------------------------------------------------------------
