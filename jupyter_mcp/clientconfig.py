@@ -96,6 +96,10 @@ def url_target(
     )
 
 
+UNION_NAME = "jupyter-notebooks"
+"""The server name in a client's config for ``<jupyter url>/mcp`` (every notebook's tools)."""
+
+
 def server_name(notebook_path: str | None, kernel_id: str) -> str:
     """A short, config-safe server name: the notebook's stem, else the kernel id's start."""
     stem = PurePath(notebook_path).stem if notebook_path else f"kernel-{kernel_id[:8]}"

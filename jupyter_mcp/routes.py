@@ -1,4 +1,4 @@
-"""The server extension's stable routes for a kernel's or a notebook's MCP server.
+"""The server extension's stable routes: every notebook's tools, a kernel's, a notebook's.
 
 Shared by the server extension (which serves them) and the kernel (whose server panel, under
 JupyterHub, points clients at them); standard library only.
@@ -6,6 +6,7 @@ JupyterHub, points clients at them); standard library only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import quote
 
 
@@ -27,3 +28,11 @@ def kernel_route(base_url: str, kernel_id: str) -> str:
 
 def notebook_route(base_url: str, path: str) -> str:
     return url_join(base_url, "mcp/notebooks", quote(path, safe="/"))
+
+
+def union_route(base_url: str, notebooks: Sequence[str] = ()) -> str:
+    """``<base_url>/mcp``, every notebook's tools; ``notebooks`` (paths, folders) scope it: ``?notebooks=a,dir/``."""
+    route = url_join(base_url, "mcp")
+    if not notebooks:
+        return route
+    return route + "?notebooks=" + ",".join(quote(path.lstrip("/"), safe="/") for path in notebooks)

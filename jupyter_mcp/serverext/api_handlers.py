@@ -43,7 +43,8 @@ class ServersHandler(_Base):
 
 
 class ConfigHandler(_Base):
-    """A ready client config for a notebook's (or kernel's) stable Jupyter route."""
+    """A ready client config: for ``<base_url>/mcp`` (every notebook; ``notebooks=a.ipynb,dir/`` scopes it),
+    or for one notebook's (``notebook=PATH``) or kernel's (``kernel=ID``) route."""
 
     @web.authenticated
     @authorized("read", resource=AUTH_RESOURCE)
@@ -53,10 +54,20 @@ class ConfigHandler(_Base):
             raise web.HTTPError(400, f"client must be one of {', '.join(CLIENTS)}", reason="Unknown client")
         notebook = self.get_query_argument("notebook", None)
         kernel = self.get_query_argument("kernel", None)
-        if bool(notebook) == bool(kernel):
-            raise web.HTTPError(400, "give exactly one of notebook=PATH or kernel=ID", reason="Missing target")
+        if notebook and kernel:
+            raise web.HTTPError(
+                400, "give notebook=PATH or kernel=ID (or neither, for every notebook)", reason="Bad target"
+            )
+        scope = tuple(p for p in self.get_query_argument("notebooks", "").split(",") if p.strip())
         request = ConfigRequest(
-            client, notebook, kernel, self._public_origin(), self.base_url, self._token(), current_hub() is not None
+            client,
+            notebook,
+            kernel,
+            self._public_origin(),
+            self.base_url,
+            self._token(),
+            current_hub() is not None,
+            scope,
         )
         self.finish(json.dumps(client_config(request)))
 

@@ -6,7 +6,8 @@ Routes (under the server's ``base_url``):
   server, each name prefixed with its notebook's (``serverext/union``);
 - ``/mcp/kernels/<kernel_id>`` and ``/mcp/notebooks/<path>``: MCP streamable HTTP, proxied to the
   kernel's in-kernel server with Jupyter's auth;
-- ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs;
+- ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...[&notebook=...]``: client configs;
+- ``/api/mcp/union``: the names clients of ``/mcp`` see; ``/api/mcp/limits``: a client's read-only limit there;
 - ``/api/mcp/kernels/<kernel_id>/{approvals/<call_id>,pause,questions/<call_id>,limits}``: the notebook
   user's answers and switches, forwarded to the kernel with its admin token.
 """
@@ -33,6 +34,7 @@ from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.union.handler import UnionHandler
+from jupyter_mcp.serverext.union.rest import UnionInfoHandler, UnionLimitHandler
 from jupyter_mcp.serverext.union.union import Union
 
 
@@ -107,6 +109,8 @@ class MCPExtensionApp(ExtensionApp):
                 (r"/mcp/notebooks/(?P<path>.+)", NotebookProxyHandler, options),
                 (r"/api/mcp/servers/?", ServersHandler, options),
                 (r"/api/mcp/config/?", ConfigHandler, options),
+                (r"/api/mcp/union/?", UnionInfoHandler, options),
+                (r"/api/mcp/limits/?", UnionLimitHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/approvals/(?P<call_id>[^/]+)/?", ApprovalHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/pause/?", PauseHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/questions/(?P<call_id>[^/]+)/?", QuestionHandler, options),

@@ -1,4 +1,4 @@
-"""The REST API's replies (``/api/mcp/servers``, ``/api/mcp/config``): their one typed definition.
+"""The REST API's replies (``/api/mcp/servers``, ``/api/mcp/config``, ``/api/mcp/union``): their one typed definition.
 
 ``labextension/src/types.ts`` is generated from this module by ``scripts/labextension_types.py``;
 a test fails when the two differ, and another checks real replies against these shapes.
@@ -21,6 +21,8 @@ __all__ = [
     "Routes",
     "ServerEntry",
     "ToolEntry",
+    "UnionNotebook",
+    "UnionReply",
 ]
 
 
@@ -135,3 +137,29 @@ class ConfigReply(TypedDict):
     kernel_id: str | None
     url: str
     config: dict[str, Any]
+
+
+class UnionNotebook(TypedDict):
+    """A notebook in ``<base_url>/mcp``: the prefix its names carry there, and why if it is not its own."""
+
+    notebook_path: str | None
+    kernel_id: str
+    prefix: str
+    collision: str | None
+    """Why the prefix is longer than the notebook's own (another notebook wants the same one), if it is."""
+    tools: list[str]
+    """Its tools as clients of ``/mcp`` see them (``sales_forecast``)."""
+
+
+class UnionReply(TypedDict):
+    """``GET /api/mcp/union``: every notebook's tools as one MCP server, and who uses it."""
+
+    route: str
+    """``<base_url>/mcp`` (``?notebooks=a.ipynb,dir/`` scopes a client)."""
+    notebooks: list[UnionNotebook]
+    renamed: list[str]
+    """Tools whose prefixed names still collided, numbered: ``'forecast' of a.ipynb is a_forecast_2``."""
+    clients: list[ClientEntry]
+    """Clients of ``/mcp``."""
+    read_only_clients: list[str]
+    """Clients limited to read-only tools in every notebook (``POST /api/mcp/limits``)."""

@@ -101,3 +101,21 @@ export interface IConfigReply {
   url: string;
   config: { [key: string]: unknown };
 }
+
+/** A notebook in `<base_url>/mcp`: the prefix its names carry there, and why if it is not its own. */
+export interface IUnionNotebook {
+  notebook_path: string | null;
+  kernel_id: string;
+  prefix: string;
+  collision: string | null;
+  tools: string[];
+}
+
+/** `GET /api/mcp/union`: every notebook's tools as one MCP server, and who uses it. */
+export interface IUnionReply {
+  route: string;
+  notebooks: IUnionNotebook[];
+  renamed: string[];
+  clients: IClientEntry[];
+  read_only_clients: string[];
+}

@@ -48,6 +48,7 @@ class Job:
 
 async def forward(union: Union, job: Job, body: bytes, headers: Iterable[tuple[str, str]]) -> Reply:
     """Send ``body`` to the member's kernel; its answer as the client gets it."""
+    await union.ready(job.member)
     try:
         response = await upstream.post(union.pool, job.member.info, body, headers)
     except HttpError:

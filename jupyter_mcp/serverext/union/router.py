@@ -183,6 +183,8 @@ class Shared:
             return error(request_id, INVALID_PARAMS, f"{method} needs params.name, a string")
         kind = "tools/list" if method == "tools/call" else "prompts/list"
         found = (await self.view(viewer, kind)).routes.get(name)
+        if found is None and await self.union.looked_again():  # a notebook that just started, maybe
+            found = (await self.view(viewer, kind)).routes.get(name)
         if found is None:
             return await self._unknown(request_id, method, name, viewer)
         member, original = found

@@ -64,7 +64,7 @@ class Union:
         self.watcher = Watcher(Membership(directory), pool, self._changed, interval)
         self.read_only_clients: set[str] = set()
         self._clients: dict[tuple[str, str], SeenClient] = {}
-        self._limited: set[tuple[object, ...]] = set()
+        self._limited: dict[tuple[object, ...], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- members ------------------------------------------------------------------------------------
@@ -75,7 +75,16 @@ class Union:
         return sorted((m for m in self.watcher.members.values() if scope.includes(m)), key=lambda m: m.key)
 
     async def by_prefix(self, prefix: str, scope: Scope) -> Member | None:
-        return next((m for m in await self.members(scope) if m.prefix == prefix), None)
+        found = next((m for m in await self.members(scope) if m.prefix == prefix), None)
+        if found is None and await self.looked_again():
+            found = next((m for m in await self.members(scope) if m.prefix == prefix), None)
+        return found
+
+    async def looked_again(self) -> bool:
+        """Scan for members now (a client names one the union does not know yet); whether anything changed."""
+        before = {key: member.identity for key, member in self.watcher.members.items()}
+        await self.watcher.rescan()
+        return before != {key: member.identity for key, member in self.watcher.members.items()}
 
     async def owner_of_uri(self, uri: str, scope: Scope) -> Member | None:
         found = split_uri(uri)
@@ -145,13 +154,21 @@ class Union:
         await asyncio.gather(*(self._limit(m, client, read_only) for m in self.watcher.members.values()))
 
     def _apply_limits(self) -> None:
-        """Members that joined since the limits were set get them too."""
+        """Members that joined since the limits were set get them too (before any call reaches them)."""
         for member in self.watcher.members.values():
             if member.identity in self._limited or not self.read_only_clients:
                 continue
-            self._limited.add(member.identity)
-            for client in sorted(self.read_only_clients):
-                self.spawn(self._limit(member, client, read_only=True))
+            clients = sorted(self.read_only_clients)
+            self._limited[member.identity] = self.spawn(self._limit_all(member, clients))
+
+    async def _limit_all(self, member: Member, clients: list[str]) -> None:
+        await asyncio.gather(*(self._limit(member, client, read_only=True) for client in clients))
+
+    async def ready(self, member: Member) -> None:
+        """Wait until the limits are set in a member that just joined."""
+        limiting = self._limited.get(member.identity)
+        if limiting is not None and not limiting.done():
+            await asyncio.shield(limiting)
 
     async def _limit(self, member: Member, client: str, read_only: bool) -> None:
         try:

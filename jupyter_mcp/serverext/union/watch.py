@@ -70,6 +70,7 @@ class Watcher:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._scanned = asyncio.Event()
+        self._scanning = asyncio.Lock()
 
     def start(self) -> None:
         if self._task is None:
@@ -104,6 +105,10 @@ class Watcher:
             self._wake.clear()
 
     async def _scan(self) -> None:
+        async with self._scanning:  # one scan at a time: each compares with the one before
+            await self._scan_once()
+
+    async def _scan_once(self) -> None:
         members = await self.membership.scan()
         before, self.members = self.members, members
         changed = {key for key in before.keys() | members.keys() if _differs(before.get(key), members.get(key))}

@@ -1,0 +1,156 @@
+"""``/mcp`` per client: a scope (``?notebooks=`` or ``/mcp/scope/...``), a read-only limit across
+notebooks, the names the sidebar shows (``/api/mcp/union``) and the one client config."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import mcp_types as mt
+import pytest
+from tornado.httpclient import HTTPClientError
+
+from jupyter_mcp.serverext.shapes import UnionReply
+from tests.conftest import header_client
+from tests.serverext.conftest import Notebook, jupyter_client
+from tests.serverext.test_shapes import mismatches
+
+TOOLS = '''
+%%mcp_tool --read-only
+def whoami() -> str:
+    """Say which notebook answers."""
+    return NOTEBOOK
+'''
+WRITE = '''
+%%mcp_tool
+def wipe() -> str:
+    """Not read-only."""
+    return f"wiped {NOTEBOOK}"
+'''
+PATHS = ("sales.ipynb", "ops/daily.ipynb", "ops/sales.ipynb")
+
+
+async def serving(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
+    notebook = await Notebook(jp_fetch, jp_serverapp, path).start()
+    await notebook.load()
+    await notebook.run(f"NOTEBOOK = {path!r}")
+    await notebook.run(TOOLS)
+    await notebook.run(WRITE)
+    return notebook
+
+
+@pytest.fixture
+async def notebooks(jp_fetch: Any, jp_serverapp: Any) -> AsyncIterator[list[Notebook]]:
+    started = list(await asyncio.gather(*(serving(jp_fetch, jp_serverapp, path) for path in PATHS)))
+    try:
+        yield started
+    finally:
+        for notebook in started:
+            notebook.close()
+
+
+async def names(url: str, token: str, mode: str) -> set[str]:
+    async with jupyter_client(url, token, mode=mode) as client:
+        return {tool.name for tool in (await client.list_tools()).tools}
+
+
+async def test_a_scope_shows_a_client_only_the_notebooks_it_names(
+    notebooks: list[Notebook], server_url: str, jupyter_token: str, mode: str
+) -> None:
+    everything = {f"{prefix}_{tool}" for prefix in ("sales", "ops_sales", "daily") for tool in ("whoami", "wipe")}
+    assert await names(f"{server_url}mcp", jupyter_token, mode) == everything
+    assert await names(f"{server_url}mcp?notebooks=ops/", jupyter_token, mode) == {
+        "daily_whoami",
+        "daily_wipe",
+        "ops_sales_whoami",
+        "ops_sales_wipe",
+    }
+    assert await names(f"{server_url}mcp?notebooks=sales.ipynb,ops/daily.ipynb", jupyter_token, mode) == {
+        "sales_whoami",
+        "sales_wipe",
+        "daily_whoami",
+        "daily_wipe",
+    }
+    assert await names(f"{server_url}mcp/scope/ops/daily.ipynb", jupyter_token, mode) == {"daily_whoami", "daily_wipe"}
+    async with jupyter_client(f"{server_url}mcp?notebooks=ops", jupyter_token, mode=mode) as client:
+        refused = await client.call_tool("sales_whoami", {})
+        assert refused.is_error
+        assert "Unknown tool: 'sales_whoami'" in refused.content[0].text  # type: ignore[union-attr]
+        assert (await client.call_tool("daily_whoami", {})).structured_content == {"result": "ops/daily.ipynb"}
+
+
+async def test_a_bad_scope_is_refused_with_a_reason(jp_fetch: Any, server_url: str, jupyter_token: str) -> None:
+    headers = {"Authorization": f"token {jupyter_token}"}
+    async with httpx.AsyncClient(timeout=30) as http:
+        reply = await http.post(f"{server_url}mcp?notebooks=../secret.ipynb", json={}, headers=headers)
+    assert reply.status_code == 400
+    assert "no '..'" in reply.json()["error"]["message"]
+
+
+async def test_a_read_only_limit_applies_to_a_client_in_every_notebook(
+    notebooks: list[Notebook], jp_fetch: Any, jp_serverapp: Any, server_url: str, jupyter_token: str, mode: str
+) -> None:
+    body = json.dumps({"client": "desk-agent", "read_only": True})
+    reply = json.loads((await jp_fetch("api", "mcp", "limits", method="POST", body=body)).body)
+    assert reply == {"read_only_clients": ["desk-agent"]}
+    later = await serving(jp_fetch, jp_serverapp, "later.ipynb")
+    try:
+        info = mt.Implementation(name="desk-agent", version="1")
+        async with jupyter_client(f"{server_url}mcp", jupyter_token, mode=mode, client_info=info) as client:
+            for prefix in ("sales", "daily", "later"):
+                assert (await client.call_tool(f"{prefix}_whoami", {})).is_error is False
+                refused = await client.call_tool(f"{prefix}_wipe", {})
+                assert refused.is_error
+                assert "limited client 'desk-agent' to read-only tools" in refused.content[0].text  # type: ignore[union-attr]
+        union = json.loads((await jp_fetch("api", "mcp", "union")).body)
+        assert union["read_only_clients"] == ["desk-agent"]
+        assert "desk-agent" in {client["name"] for client in union["clients"]}
+        body = json.dumps({"client": "desk-agent", "read_only": False})
+        await jp_fetch("api", "mcp", "limits", method="POST", body=body)
+        async with jupyter_client(f"{server_url}mcp", jupyter_token, mode=mode, client_info=info) as client:
+            assert (await client.call_tool("later_wipe", {})).structured_content == {"result": "wiped later.ipynb"}
+    finally:
+        later.close()
+
+
+async def test_a_limit_needs_a_client_name(jp_fetch: Any) -> None:
+    with pytest.raises(HTTPClientError) as refused:
+        await jp_fetch("api", "mcp", "limits", method="POST", body=json.dumps({"read_only": True}))
+    assert refused.value.code == 400
+
+
+async def test_the_sidebar_reads_every_notebook_its_prefix_and_why_it_is_longer(
+    notebooks: list[Notebook], jp_fetch: Any, jp_base_url: str
+) -> None:
+    reply = json.loads((await jp_fetch("api", "mcp", "union")).body)
+    assert mismatches(reply, UnionReply) == []
+    assert reply["route"] == f"{jp_base_url}mcp"
+    found = {entry["notebook_path"]: entry for entry in reply["notebooks"]}
+    assert {path: entry["prefix"] for path, entry in found.items()} == {
+        "sales.ipynb": "sales",
+        "ops/daily.ipynb": "daily",
+        "ops/sales.ipynb": "ops_sales",
+    }
+    assert found["ops/sales.ipynb"]["collision"] == "'sales' is also wanted by sales.ipynb"
+    assert found["sales.ipynb"]["collision"] is None
+    assert sorted(found["ops/sales.ipynb"]["tools"]) == ["ops_sales_whoami", "ops_sales_wipe"]
+
+
+async def test_one_config_reaches_every_notebook(
+    notebooks: list[Notebook], jp_fetch: Any, jp_base_url: str, mode: str
+) -> None:
+    reply = json.loads((await jp_fetch("api", "mcp", "config", params={"client": "vscode"})).body)
+    ((name, entry),) = reply["config"]["servers"].items()
+    assert name == "jupyter-notebooks"
+    assert entry["url"].endswith(f"{jp_base_url}mcp")
+    assert (reply["notebook"], reply["kernel_id"]) == (None, None)
+    async with header_client(entry["url"], entry["headers"], mode=mode) as client:
+        assert "daily_whoami" in {tool.name for tool in (await client.list_tools()).tools}
+    scoped = json.loads((await jp_fetch("api", "mcp", "config", params={"client": "cursor", "notebooks": "ops/"})).body)
+    assert scoped["url"].endswith(f"{jp_base_url}mcp?notebooks=ops/")
+    claude = json.loads((await jp_fetch("api", "mcp", "config", params={"client": "claude"})).body)
+    (stdio,) = claude["config"]["mcpServers"].values()
+    assert stdio["args"][-3:] == ["connect", "--url", claude["url"]]
