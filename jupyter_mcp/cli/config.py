@@ -3,7 +3,9 @@
 ``claude`` prints a claude_desktop_config.json entry that starts ``jupyter-mcp connect`` (it
 follows the notebook across kernel restarts); ``vscode`` and ``cursor`` print HTTP entries
 with the live server's URL and token; ``inspector`` prints an MCP Inspector command line.
-``--install`` merges the ``claude`` entry into Claude Desktop's config file.
+``--install`` merges the ``claude`` entry into Claude Desktop's config file. Without TARGET while
+several notebooks serve (or none yet), the config is for their Jupyter server's ``/mcp``: every
+notebook's tools at once, each name prefixed with its notebook's — one entry for all of them.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.clientconfig import (
     CLIENTS,
+    UNION_NAME,
     Target,
     config_for,
     discovery_env,
     kernel_target,
     server_name,
     stdio_command,
+    url_target,
 )
 
 if TYPE_CHECKING:
@@ -42,7 +46,11 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("client", choices=CLIENTS, metavar="CLIENT", help=f"one of: {', '.join(CLIENTS)}")
     parser.add_argument(
-        "target", nargs="?", metavar="TARGET", help="notebook path (.ipynb) or kernel id; omit when only one serves"
+        "target",
+        nargs="?",
+        metavar="TARGET",
+        help="notebook path (.ipynb) or kernel id; omit for the one that serves, or for every notebook of the "
+        "Jupyter server when several do",
     )
     parser.add_argument("--name", help="server name in the client's config (default: the notebook's name)")
     parser.add_argument(
@@ -76,6 +84,10 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
     from jupyter_mcp.cli.targets import parse_target
 
     spec = parse_target(text)
+    if spec.kind == "only":
+        union = _every_notebook(name, command)
+        if union is not None:
+            return union
     info = _live(spec, required=client != "claude")
     if info is None:
         path = os.path.abspath(spec.value)
@@ -83,6 +95,21 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
             name or server_name(path, ""), "", {}, connect_target=path, env=discovery_env(), command=stdio(command)
         )
     return kernel_target(info.url, info.token, info.notebook_path, info.kernel_id, name=name, command=stdio(command))
+
+
+def _every_notebook(name: str | None, command: str | None) -> Target | None:
+    """``/mcp`` of the Jupyter server running the serving notebooks, unless exactly one serves (then: it)."""
+    from jupyter_mcp import discovery
+    from jupyter_mcp.cli.jupyter_servers import union_of
+
+    servers = discovery.read_all()
+    if len(servers) == 1:
+        return None
+    jupyter = union_of({info.kernel_id for info in servers})
+    if jupyter is None:
+        return None
+    headers = {"Authorization": f"token {jupyter.token}"}
+    return url_target(name or UNION_NAME, jupyter.union_url, headers, jupyter.token, command=stdio(command))
 
 
 def _live(spec: TargetSpec, *, required: bool) -> ServerInfo | None:

@@ -2,8 +2,10 @@
 
 Desktop clients start it from their config; it relays to the kernel's streamable HTTP server,
 follows the notebook across kernel restarts, and answers with an explanatory tool error while
-no kernel serves it. With --url, the token comes from --token or $JUPYTER_MCP_TOKEN (client
-configs use the variable: a process's arguments are visible to every user of the machine).
+no kernel serves it. Without TARGET while several notebooks serve, it relays to their Jupyter
+server's ``/mcp``: every notebook's tools at once, each name prefixed with its notebook's.
+With --url, the token comes from --token or $JUPYTER_MCP_TOKEN (client configs use the
+variable: a process's arguments are visible to every user of the machine).
 """
 
 from __future__ import annotations
@@ -89,7 +91,27 @@ def make_locator(target: str | None, url: str | None, token: str | None) -> Loca
         return FixedLocator(_checked_url(url), token_option.given_or_env(token))
     if token is not None:
         raise CLIError("--token goes with --url (a TARGET's token comes from its discovery file)")
+    if not target:
+        union = _every_notebook()
+        if union is not None:
+            return union
     return DiscoveryLocator(_startup_target(target))
+
+
+def _every_notebook() -> Locator | None:
+    """Several notebooks serve: their Jupyter server's ``/mcp``, if one runs them (else ``None``)."""
+    from jupyter_mcp import discovery
+    from jupyter_mcp.cli.bridge import FixedLocator
+    from jupyter_mcp.cli.jupyter_servers import union_of
+
+    servers = discovery.read_all()
+    if len(servers) < 2:
+        return None
+    jupyter = union_of({info.kernel_id for info in servers})
+    if jupyter is None:
+        return None
+    logger.info("%d notebooks serve tools: bridging to all of them at %s", len(servers), jupyter.union_url)
+    return FixedLocator(jupyter.union_url, jupyter.token)
 
 
 def _checked_url(url: str) -> str:

@@ -1,8 +1,10 @@
 """``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools, resources and prompts now.
 
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
-skipped and removed on the way). With ``--hub``: every user's on a JupyterHub, for an instructor
-(the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+skipped and removed on the way), and, when a Jupyter server runs them, the names its ``/mcp`` gives
+their tools (every notebook's at one address, each name prefixed with its notebook's).
+With ``--hub``: every user's on a JupyterHub, for an instructor (the token, or
+``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
 """
 
 from __future__ import annotations
@@ -41,13 +43,54 @@ def run(args: argparse.Namespace) -> int:
     from jupyter_mcp import discovery
 
     servers = discovery.read_all()
+    union = union_names(servers)
     if args.json:
-        print(json.dumps([as_json(s) for s in servers], indent=2))
+        print(json.dumps([{**as_json(s), **_union_fields(s, union)} for s in servers], indent=2))
     elif servers:
         print(table(servers))
+        if union is not None:
+            print(f"\n{union_table(*union)}")
     else:
         print(f"No notebook is serving MCP tools (no live discovery file in {discovery.runtime_dir()}).")
     return 0
+
+
+Union = tuple[str, dict[str, dict[str, Any]]]
+"""``/mcp``'s URL, and what it says of each serving kernel (by id): its prefix, tool names, collision."""
+
+
+def union_names(servers: Sequence[ServerInfo]) -> Union | None:
+    """The names clients of ``/mcp`` see, from the Jupyter server that runs these kernels (if one does)."""
+    if not servers:
+        return None
+    import httpx
+
+    from jupyter_mcp.cli.jupyter_servers import union_of
+
+    jupyter = union_of({info.kernel_id for info in servers})
+    if jupyter is None:
+        return None
+    try:
+        notebooks = jupyter.get("api/mcp/union")["notebooks"]
+    except (httpx.HTTPError, ValueError, KeyError, TypeError):
+        return None
+    return jupyter.union_url, {str(entry["kernel_id"]): entry for entry in notebooks}
+
+
+def union_table(url: str, notebooks: dict[str, dict[str, Any]]) -> str:
+    """Each notebook's tools as ``/mcp`` names them, and why a prefix is longer than the notebook's own."""
+    rows = [("NOTEBOOK", "PREFIX", f"TOOLS AT {url}")]
+    for entry in sorted(notebooks.values(), key=lambda e: str(e["notebook_path"] or e["kernel_id"])):
+        note = f"  ({entry['collision']})" if entry.get("collision") else ""
+        rows.append((entry["notebook_path"] or "-", entry["prefix"], (", ".join(entry["tools"]) or "-") + note))
+    return aligned(rows)
+
+
+def _union_fields(info: ServerInfo, union: Union | None) -> dict[str, Any]:
+    entry = union[1].get(info.kernel_id) if union is not None else None
+    if union is None or entry is None:
+        return {}
+    return {"union_url": union[0], "union_prefix": entry["prefix"], "union_tools": entry["tools"]}
 
 
 def hub_token(given: str | None) -> str:

@@ -89,9 +89,17 @@ class UnionHandler(ExtensionHandlerMixin, APIHandler):
         except BadScope as error:
             raise web.HTTPError(400, "%s", error, reason="Bad scope") from None
         headers = [(name.lower(), value) for name, value in self.request.headers.get_all()]
+        return Incoming(headers, self.request.body, parsed, self._principal())
+
+    def _principal(self) -> str:
+        """Who a 2025-era session belongs to: the user, or (for the server's own token, which Jupyter gives a
+        new anonymous user on every request without its cookie) that token's holder."""
+        provider = self.identity_provider
+        server_token = getattr(provider, "token", None)
+        if server_token and provider.get_token(self) == server_token:
+            return "holder of the server's token"
         user = self.current_user
-        name = getattr(user, "username", None) or str(user)
-        return Incoming(headers, self.request.body, parsed, name)
+        return str(getattr(user, "username", None) or user)
 
     # ---- writing --------------------------------------------------------------------------------------
 
