@@ -69,6 +69,7 @@ def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) 
             "calls": 0,
             "resources": [],
             "prompts": [],
+            "name": None,
         }
     ]
     assert "token-5001" not in result.stdout
