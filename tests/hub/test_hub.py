@@ -1,6 +1,7 @@
 """Every student's notebook a tool server, through a real JupyterHub: routes, tokens, isolation.
 
-A client reaches a student's tools at ``<hub>/user/<name>/mcp/notebooks/<path>`` with that
+A client reaches a student's tools at ``<hub>/user/<name>/mcp/notebooks/<path>`` (or all of the
+student's notebooks at once at ``<hub>/user/<name>/mcp``) with that
 student's hub token (scope ``access:servers!user=<name>``), in both protocol eras; nobody else's
 token, a token without that scope, or no token gets anything.
 """
@@ -189,3 +190,17 @@ async def test_the_server_panel_in_a_students_notebook_points_through_the_hub(
     assert stdio["command"] == "jupyter-mcp"  # the student's own, installed on their machine
     assert stdio["args"] == ["connect", "--url", route(hub, "alice")]
     assert stdio["env"] == {"JUPYTER_MCP_TOKEN": placeholder}
+
+
+async def test_every_student_reaches_all_their_notebooks_and_nobody_elses_at_one_address(
+    hub: Hub, notebooks: dict[str, StudentNotebook], mode: str
+) -> None:
+    for user in STUDENTS:
+        async with http_client(hub.user_url(user, "mcp"), hub.token(user), mode=mode) as client:
+            assert [tool.name for tool in (await client.list_tools()).tools] == ["tools_whoami"]
+            assert (await client.call_tool("tools_whoami", {})).structured_content == {"result": user}
+    async with httpx.AsyncClient(timeout=30) as http:
+        bobs = {**HEADERS, "Authorization": f"Bearer {hub.token('bob')}"}
+        theirs = await http.post(hub.user_url("alice", "mcp"), json=INITIALIZE, headers=bobs)
+    assert theirs.status_code == 403
+    assert "serverInfo" not in theirs.text

@@ -161,3 +161,30 @@ class _Watching:
     async def __aexit__(self, *exc: object) -> None:
         if self._context is not None:
             await self._context.__aexit__(*exc)
+
+
+async def test_a_notebook_names_its_own_prefix_and_clients_hear_of_it(
+    jp_fetch: Any, jp_serverapp: Any, server_url: str, jupyter_token: str
+) -> None:
+    notebook = await serving(jp_fetch, jp_serverapp, "work/analysis.ipynb")
+    try:
+        assert {"analysis_whoami", "analysis_forecast"} <= await _names_at(server_url, jupyter_token)
+        shown = await notebook.run("%mcp name forecasting")
+        assert "forecasting_TOOL" in "".join(m["content"].get("text", "") for m in shown if m["msg_type"] == "stream")
+        assert await notebook.value("server.settings.name") == "forecasting"
+        async with jupyter_client(union_url(server_url), jupyter_token, mode="auto") as client:
+            with anyio.fail_after(20):
+                while "forecasting_whoami" not in {tool.name for tool in (await client.list_tools()).tools}:
+                    await anyio.sleep(0.1)
+            answer = await client.call_tool("forecasting_whoami", {})
+            assert answer.structured_content == {"result": "work/analysis.ipynb"}
+            assert "analysis_whoami" not in {tool.name for tool in (await client.list_tools()).tools}
+        with pytest.raises(AssertionError, match=r"UsageError: %mcp name: .*'fore\.cast' cannot be a prefix"):
+            await notebook.run("%mcp name fore.cast")
+    finally:
+        notebook.close()
+
+
+async def _names_at(server_url: str, token: str) -> set[str]:
+    async with jupyter_client(union_url(server_url), token, mode="auto") as client:
+        return {tool.name for tool in (await client.list_tools()).tools}

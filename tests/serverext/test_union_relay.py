@@ -226,7 +226,9 @@ async def test_resources_prompts_completions_and_result_links_carry_the_notebook
         assert {p.name for p in (await client.list_prompts()).prompts} == {"a_explain", "b_explain"}
         prompt = await client.get_prompt("b_explain", {"topic": "stock"})
         assert prompt.messages[0].content.text == "Explain stock using b.ipynb."  # type: ignore[union-attr]
-        completion = await client.complete(mt.PromptReference(type="ref/prompt", name="a_explain"), {"name": "topic", "value": "s"})
+        completion = await client.complete(
+            mt.PromptReference(type="ref/prompt", name="a_explain"), {"name": "topic", "value": "s"}
+        )
         assert completion.completion.values == ["sales", "stock"]
         reference = mt.ResourceTemplateReference(type="ref/resource", uri="data://b/rows/{n}")
         assert (await client.complete(reference, {"name": "n", "value": "1"})).completion.values == ["10", "100"]
