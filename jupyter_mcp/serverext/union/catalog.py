@@ -62,6 +62,7 @@ class Catalog:
         self.pool = pool
         self._lists: dict[tuple[object, ...], list[dict[str, Any]]] = {}
         self._views: dict[tuple[object, ...], View] = {}
+        self._fetching: dict[tuple[object, ...], asyncio.Task[list[dict[str, Any]]]] = {}
         self._generation = 0
 
     def changed(self, change: Change) -> None:
@@ -88,17 +89,37 @@ class Catalog:
         key = (member.key, member.identity, method, capabilities)
         items = self._lists.get(key)
         if items is None:
-            generation = self._generation
+            fetching = self._fetching.get(key)
+            if fetching is None:  # one request per list, however many clients ask at once
+                fetching = asyncio.get_running_loop().create_task(self._fetch(member, method, capabilities, key))
+                self._fetching[key] = fetching
             try:
-                items = await fetch(self.pool, member, method, capabilities)
+                items = await asyncio.shield(fetching)
             except (HttpError, ValueError) as error:
                 logger.info("%s did not list its %s: %s", member.label, LISTS[method][0], error)
                 return None
-            if generation == self._generation:
-                self._lists[key] = items
         return shaped(method, version, items)
 
+    async def _fetch(
+        self, member: Member, method: str, capabilities: str, key: tuple[object, ...]
+    ) -> list[dict[str, Any]]:
+        generation = self._generation
+        try:
+            items = await fetch(self.pool, member, method, capabilities)
+        finally:
+            self._fetching.pop(key, None)
+        if generation == self._generation:  # not a list that changed while it was asked for
+            self._lists[key] = items
+        return items
+
+    async def warm(self, member: Member) -> None:
+        """Ask a member that joined or changed for its tools now, so the first client to ask waits less
+        (its kernel builds the list while no one waits, and keeps it)."""
+        await self._items(member, "tools/list", LATEST_MODERN_VERSION, "{}")
+
     def drop(self) -> None:
+        for fetching in self._fetching.values():
+            fetching.cancel()
         self._lists.clear()
         self._views.clear()
 

@@ -125,6 +125,9 @@ class Union:
                     session.tell(message)
             self.listeners.list_changed(kind, lambda scope: _touches(scope, change))
         self._apply_limits()
+        if "tools" in change.kinds:
+            for key in change.keys & self.watcher.members.keys():
+                self.spawn(self.catalog.warm(self.watcher.members[key]))
 
     # ---- clients and their limits ----------------------------------------------------------------
 
@@ -183,8 +186,13 @@ class Union:
         """Run ``work`` in the background until it ends or the union stops."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
         return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.warning("a background task of /mcp failed", exc_info=task.exception())
 
     def stop(self) -> None:
         self.watcher.stop()
