@@ -3,7 +3,7 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import { requestAPI } from './request';
 import { IApprovalAnswer, IMCPServers, IQuestionReply } from './tokens';
-import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry } from './types';
+import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry, IUnionReply } from './types';
 
 /**
  * Milliseconds between refreshes while the page is visible (the poll stands by when it is hidden).
@@ -27,6 +27,10 @@ export class ServersModel implements IMCPServers {
 
   get servers(): ReadonlyArray<IServerEntry> {
     return this._servers;
+  }
+
+  get union(): IUnionReply | null {
+    return this._union;
   }
 
   get error(): string | null {
@@ -69,6 +73,15 @@ export class ServersModel implements IMCPServers {
     return this._post(server, 'limits', { client, read_only: readOnly });
   }
 
+  unionConfig(client: ClientKind): Promise<IConfigReply> {
+    return requestAPI<IConfigReply>('config', { client });
+  }
+
+  async limitEverywhere(client: string, readOnly: boolean): Promise<void> {
+    await requestAPI('limits', {}, { method: 'POST', body: JSON.stringify({ client, read_only: readOnly }) });
+    await this.refresh();
+  }
+
   dispose(): void {
     this._poll.dispose();
   }
@@ -83,6 +96,8 @@ export class ServersModel implements IMCPServers {
   private async _fetch(): Promise<void> {
     try {
       this._servers = await requestAPI<IServerEntry[]>('servers');
+      // "All notebooks" is shown while some notebook serves; asking starts the server's watch of them.
+      this._union = this._servers.length > 0 ? await requestAPI<IUnionReply>('union') : null;
       this._error = null;
     } catch (reason) {
       this._error = reason instanceof Error ? reason.message : String(reason);
@@ -94,6 +109,7 @@ export class ServersModel implements IMCPServers {
 
   private _poll: Poll;
   private _servers: IServerEntry[] = [];
+  private _union: IUnionReply | null = null;
   private _error: string | null = null;
   private _changed = new Signal<IMCPServers, void>(this);
 }

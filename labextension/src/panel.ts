@@ -1,14 +1,14 @@
-import { Clipboard } from '@jupyterlab/apputils';
 import { PathExt } from '@jupyterlab/coreutils';
 import { Widget } from '@lumino/widgets';
 
 import { ALLOW_FOR_MINUTES, pendingText } from './approvals';
+import { copyButtons } from './copy';
+import { button, element, plural } from './dom';
 import { QuestionForm, questionText } from './questions';
 import { IMCPServers, IQuestionReply } from './tokens';
+import { unionSection } from './union';
 import {
-  ClientKind,
   IClientEntry,
-  IConfigReply,
   IPendingEntry,
   IPromptEntry,
   IQuestionEntry,
@@ -16,13 +16,6 @@ import {
   IServerEntry,
   IToolEntry
 } from './types';
-
-const CLIENTS: ReadonlyArray<[ClientKind, string, string]> = [
-  ['claude', 'Claude', 'Claude Desktop: runs `jupyter-mcp connect --url …` by absolute path, the token in its env'],
-  ['vscode', 'VS Code', 'VS Code: an HTTP server entry with the Jupyter token header'],
-  ['cursor', 'Cursor', 'Cursor: an HTTP server entry with the Jupyter token header'],
-  ['inspector', 'Inspector', 'MCP Inspector: a command line that lists the tools']
-];
 
 /**
  * The "MCP Tools" sidebar: every notebook that serves tools, its tools, resources, prompts, clients and
@@ -52,6 +45,9 @@ export class ToolsPanel extends Widget {
       body.append(element('p', 'jp-MCP-empty', 'No notebook serves tools yet: run a %%mcp_tool cell.'));
     }
     const focused = document.activeElement;
+    if (this._servers.union !== null && servers.length > 0) {
+      body.append(unionSection(this._servers.union, this._servers)); // "All notebooks" first
+    }
     for (const server of servers) {
       body.append(this._server(server));
     }
@@ -114,7 +110,7 @@ export class ToolsPanel extends Widget {
     if (server.clients.length > 0) {
       section.append(this._clientList(server));
     }
-    section.append(this._copyButtons(server));
+    section.append(copyButtons(client => this._servers.config(client, server)));
     return section;
   }
 
@@ -235,36 +231,6 @@ export class ToolsPanel extends Widget {
     }
     return item;
   }
-
-  private _copyButtons(server: IServerEntry): HTMLElement {
-    const row = element('div', 'jp-MCP-copy');
-    row.append(element('span', 'jp-MCP-copy-label', 'Copy config:'));
-    for (const [kind, label, caption] of CLIENTS) {
-      const copy = button(label, 'jp-MCP-copy-button');
-      copy.dataset.client = kind;
-      copy.title = `Copy the config for ${caption}`;
-      copy.addEventListener('click', () => void this._copy(kind, server, copy));
-      row.append(copy);
-    }
-    return row;
-  }
-
-  private async _copy(kind: ClientKind, server: IServerEntry, source: HTMLButtonElement): Promise<void> {
-    const label = source.textContent ?? '';
-    try {
-      Clipboard.copyToSystem(configText(await this._servers.config(kind, server)));
-      source.textContent = 'Copied';
-    } catch (reason) {
-      source.textContent = 'Failed';
-      console.error('jupyter-mcp: could not build the client config', reason);
-    }
-    window.setTimeout(() => (source.textContent = label), 1500);
-  }
-}
-
-function configText(reply: IConfigReply): string {
-  const command = reply.config['command'];
-  return reply.client === 'inspector' && typeof command === 'string' ? command : JSON.stringify(reply.config, null, 2);
 }
 
 function toolItem(tool: IToolEntry): HTMLElement {
@@ -323,27 +289,4 @@ function forget<T>(kept: Map<string, T>, live: string[]): void {
       kept.delete(id);
     }
   }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-function button(text: string, className: string): HTMLButtonElement {
-  const node = element('button', `jp-Button jp-mod-styled jp-mod-small ${className}`, text);
-  node.type = 'button';
-  return node;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  text?: string
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) {
-    node.textContent = text;
-  }
-  return node;
 }

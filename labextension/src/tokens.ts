@@ -1,7 +1,7 @@
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
 
-import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry } from './types';
+import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry, IUnionReply } from './types';
 
 /**
  * The live list of notebooks that serve MCP tools, refreshed in the background.
@@ -27,6 +27,12 @@ export interface IMCPServers {
   reply(server: IServerEntry, question: IQuestionEntry, reply: IQuestionReply): Promise<void>;
   /** Limit a connected client to read-only tools (`readOnly: false` lifts the limit). */
   limitClient(server: IServerEntry, client: string, readOnly: boolean): Promise<void>;
+  /** `<base_url>/mcp`, every notebook's tools as one server (`null` until known, or while none serves). */
+  readonly union: IUnionReply | null;
+  /** A client config for `<base_url>/mcp`: one entry for every notebook. */
+  unionConfig(client: ClientKind): Promise<IConfigReply>;
+  /** Limit a client of any notebook to read-only tools, in every notebook (`readOnly: false` lifts it). */
+  limitEverywhere(client: string, readOnly: boolean): Promise<void>;
 }
 
 /**
