@@ -38,7 +38,7 @@ def add(a: int, b: int) -> int:
     """Adds two integers."""
     return a + b
 '''
-FIFTY = '''
+FIFTY = """
 import jupyter_mcp
 _server = jupyter_mcp.get_server()
 
@@ -50,7 +50,7 @@ def _tool(i):
 
 for _i in range(50):
     _server.add_tool(_tool(_i), name=f"tool_{_i:02d}")
-'''
+"""
 
 
 def start_notebook(server: JupyterServer, path: str, cells: list[str]) -> str:

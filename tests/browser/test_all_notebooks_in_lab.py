@@ -103,7 +103,9 @@ async def test_all_notebooks_is_first_and_its_config_reaches_every_notebook(
         section = panel.locator(".jp-MCP-union")
         await expect(section.locator(".jp-MCP-union-prefix")).to_have_text(PREFIXES, timeout=SLOW)
         await expect(section.locator(".jp-MCP-union-title")).to_have_text("All notebooks")
-        await expect(section.locator(".jp-MCP-union-facts")).to_have_text("3 notebooks · 3 tools at /lab-under-test/mcp")
+        await expect(section.locator(".jp-MCP-union-facts")).to_have_text(
+            "3 notebooks · 3 tools at /lab-under-test/mcp"
+        )
         await expect(section.locator(".jp-MCP-union-collision")).to_have_text(
             ["Longer than its own: 'sales' is also wanted by sales.ipynb"]
         )
