@@ -27,6 +27,8 @@ from jupyter_mcp.serverext.union.sessions import ClientSession, Link
 if TYPE_CHECKING:
     from jupyter_mcp.serverext.union.union import Union
 
+_RESUMPTIONS = 3
+"""How many times a 2025-era stream the kernel ended before answering is resumed (Last-Event-ID)."""
 _JSON = "application/json"
 _SSE = "text/event-stream"
 
@@ -77,17 +79,45 @@ async def _as_is(union: Union, job: Job, response: Response) -> Reply:
 
 
 async def _relay(union: Union, job: Job, response: Response) -> AsyncIterator[bytes]:
-    answered = False
+    relay = _Relay(job)
     try:
-        async for data in upstream.messages(response):
-            message, is_answer = translate(job, data)
-            answered = answered or is_answer
-            if message is not None:
+        async for message in relay.messages(response):
+            yield message
+        for _ in range(_RESUMPTIONS):
+            if relay.answered or job.link is None or not relay.last_event:
+                break
+            # 2025 era: a kernel may end a call's stream early on purpose (SEP-1699) and deliver the rest on
+            # a GET with Last-Event-ID. The union resumes it itself; its client just sees one longer stream.
+            headers = [*job.link.headers(), ("Last-Event-ID", relay.last_event.decode("latin-1"))]
+            resumed = await upstream.get_stream(union.pool, job.member.info, headers)
+            if resumed.status != 200:
+                resumed.close()
+                break
+            async for message in relay.messages(resumed):
                 yield message
     except HttpError:
         pass  # answered below: the kernel went away mid-answer
-    if not answered:
+    if not relay.answered:
         yield encode(await lost(union, job))
+
+
+class _Relay:
+    """The kernel's messages for one request, translated; whether the answer came; where to resume."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.answered = False
+        self.last_event = b""
+
+    async def messages(self, response: Response) -> AsyncIterator[bytes]:
+        async for event_id, data in upstream.events(response):
+            self.last_event = event_id or self.last_event
+            if not data:
+                continue  # a priming event: only its id matters
+            message, is_answer = translate(self.job, data)
+            self.answered = self.answered or is_answer
+            if message is not None:
+                yield message
 
 
 def translate(job: Job, data: bytes) -> tuple[bytes | None, bool]:

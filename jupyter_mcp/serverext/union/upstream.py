@@ -89,15 +89,23 @@ async def messages(response: Response) -> AsyncIterator[bytes]:
 
     The response is closed when the caller stops early, so the kernel sees the client go.
     """
+    async for _, data in events(response):
+        yield data
+
+
+async def events(response: Response) -> AsyncIterator[tuple[bytes, bytes]]:
+    """``messages`` with each one's SSE event id (empty for a JSON body): where a stream can resume."""
     try:
         if response.content_type == "text/event-stream":
             parser = EventParser()
             async for chunk in response.chunks():
                 for event in parser.feed(chunk):
                     if event.data and event.event == b"message":  # a resumption primer carries nothing
-                        yield event.data
+                        yield event.id, event.data
+                    elif event.id:
+                        yield event.id, b""
         elif body := await response.read():
-            yield body
+            yield b"", body
     finally:
         response.close()
 
