@@ -55,6 +55,13 @@ class ToolServerDirectory:
         pid = getattr(getattr(kernel, "provisioner", None), "pid", None)
         return pid if isinstance(pid, int) else None
 
+    def shutting_down(self, kernel_id: str) -> bool:
+        """Whether the kernel manager is shutting the kernel down (it stays listed until its process ended).
+
+        jupyter_client keeps a kernel being shut down (or started) in ``_pending_kernels``: no public
+        API says so, and without it a slow shutdown reads as a death."""
+        return kernel_id in getattr(self.kernel_manager, "_pending_kernels", {})
+
     def server_of_kernel(self, kernel_id: str) -> discovery.ServerInfo:
         """The live tool server of a kernel this Jupyter server runs."""
         if kernel_id not in self.kernel_manager:

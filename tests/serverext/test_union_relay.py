@@ -268,16 +268,20 @@ async def test_resource_updates_reach_subscribers_with_the_union_uri(
     assert (type(event).__name__, event.uri) == ("ResourceUpdated", "data://b/table")
 
 
+@pytest.mark.parametrize("ending", ["shut down", "restarted"])
 async def test_a_call_in_flight_when_its_kernel_dies_says_which_notebook_and_what_happened(
-    pair: dict[str, Notebook], jp_fetch: Any, server_url: str, jupyter_token: str, mode: str
+    pair: dict[str, Notebook], jp_fetch: Any, server_url: str, jupyter_token: str, mode: str, ending: str
 ) -> None:
     async with jupyter_client(union(server_url), jupyter_token, mode=mode) as client:
         call = asyncio.ensure_future(client.call_tool("a_nap", {}))
         await until(pair["a"], "len(server.history)", 1)
-        await jp_fetch("api", "kernels", pair["a"].kernel_id, method="DELETE")
+        if ending == "shut down":
+            await jp_fetch("api", "kernels", pair["a"].kernel_id, method="DELETE")
+        else:
+            await pair["a"].restart()
         with anyio.fail_after(20):
             result = await call
         assert result.is_error
-        assert "the kernel of a.ipynb was shut down while tools/call 'a_nap' was under way" in text_of(result)
+        assert f"the kernel of a.ipynb was {ending} while tools/call 'a_nap' was under way" in text_of(result)
         assert "a_nap" not in {tool.name for tool in (await client.list_tools()).tools}
         assert "b_nap" in {tool.name for tool in (await client.list_tools()).tools}

@@ -98,7 +98,7 @@ class Union:
         """Why a member stopped answering, in a few words: its kernel settles within seconds either way."""
         kernel, deadline = member.info.kernel_id, time.monotonic() + _SETTLE
         while time.monotonic() < deadline:
-            if kernel not in self.directory.kernel_ids():
+            if kernel not in self.directory.kernel_ids() or self.directory.shutting_down(kernel):
                 return "was shut down"
             current = self.directory.kernel_pid(kernel)
             if current is not None and current != member.info.pid and pid_alive(current):
