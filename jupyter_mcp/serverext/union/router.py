@@ -26,7 +26,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 
 from jupyter_mcp.capabilities import CACHEABLE, SERVER_INFO
 from jupyter_mcp.serverext.union.catalog import LISTS, View
-from jupyter_mcp.serverext.union.members import Member
+from jupyter_mcp.serverext.union.members import Member, Scope
 from jupyter_mcp.serverext.union.replies import (
     INVALID_PARAMS,
     RESOURCE_NOT_FOUND_2025,
@@ -38,7 +38,6 @@ from jupyter_mcp.serverext.union.replies import (
     tool_error,
 )
 from jupyter_mcp.serverext.union.rewrite import task_in, uri_in
-from jupyter_mcp.serverext.union.scope import Scope
 
 if TYPE_CHECKING:
     from jupyter_mcp.serverext.union.union import Union

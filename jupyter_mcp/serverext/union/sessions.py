@@ -20,8 +20,7 @@ from typing import Any
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.members import Member
-from jupyter_mcp.serverext.union.scope import Scope
+from jupyter_mcp.serverext.union.members import Member, Scope
 
 _OUTBOX = 1000
 """Messages kept for a session's GET stream while the client has none open (the oldest go first)."""

@@ -22,8 +22,7 @@ from jupyter_mcp.serverext.approvals import forward
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.union.catalog import Catalog
 from jupyter_mcp.serverext.union.listeners import Listeners
-from jupyter_mcp.serverext.union.members import Member, Membership
-from jupyter_mcp.serverext.union.scope import Scope
+from jupyter_mcp.serverext.union.members import Member, Membership, Scope
 from jupyter_mcp.serverext.union.sessions import Sessions
 from jupyter_mcp.serverext.union.watch import Change, Watcher
 
