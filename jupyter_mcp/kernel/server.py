@@ -93,10 +93,10 @@ class NotebookServer(ToolServer):
         self.kept = KeptCalls(notebook_file(self.notebook_path))
         self.history.subscribe(self.kept)
         self.capture = OutputCapture(self.history.write_output)
-        self.calls.hooks.append(self.capture.hook)
+        self.calls.execution.hooks.append(self.capture.hook)
         self._main_loop = _main_thread_loop()
         if self._main_loop is not None:
-            self.calls.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
+            self.calls.execution.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
         self._runner: BackgroundServer | None = None
         self._last_port: int | None = None
         self._token = self.settings.token or generate_token()
