@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from jupyter_mcp.kernel.config import JupyterMCP
@@ -45,7 +46,7 @@ def test_every_page_and_notebook_is_built(site: Path) -> None:
 @pytest.mark.timeout(900)
 def test_the_notebooks_are_shown_executed(site: Path) -> None:
     quickstart = (site / "notebooks" / "01-quickstart.html").read_text()
-    assert "MCP tool &#39;get_var(name)&#39; live at http://127.0.0.1:" in quickstart
+    assert "served at http://127.0.0.1:" in quickstart  # the tool card's static snapshot
     assert "not yet:" in quickstart  # the exercise's check cell ran, unsolved
     exported = (site / "notebooks" / "07-from-notebook-to-server.html").read_text()
     assert "4 passed" in exported  # the exported server's own tests ran
@@ -76,6 +77,11 @@ def test_a_broken_link_reference_or_page_fails_the_build(tmp_path: Path) -> None
         "# Index\n\n[a page](missing.md), [a heading](#no-such-heading), {confval}`JupyterMCP.no_such_setting`\n"
     )
     (source / "orphan.md").write_text("# In no toctree\n")
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# Raises"), nbformat.v4.new_code_cell("1 / 0")]
+    )
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, source / "raises.ipynb")
     built = sphinx_build(source, tmp_path / "out")
     assert built.returncode != 0
     for expected in (
@@ -84,5 +90,6 @@ def test_a_broken_link_reference_or_page_fails_the_build(tmp_path: Path) -> None
         "JupyterMCP.no_such_setting",
         "document isn't included in any toctree",
         "jupyter_mcp.kernel.config.JupyterMCP is documented on no page",
+        "raises: cell 2 raised ZeroDivisionError: division by zero",
     ):
         assert expected in built.stderr, (expected, built.stderr)

@@ -34,7 +34,7 @@ CELL_TIMEOUT = 300  # seconds; the slowest cell (07's exported tests, run by pyt
 
 def execute(source: Path, text: str) -> tuple[str, list[str]]:
     """Run the notebook ``text`` (read from ``source``) in a copy of its folder; the executed notebook
-    and one line per cell that raised."""
+    and one line per cell that raised (or why the notebook stopped, with the kernel's own log)."""
     notebook = nbformat.reads(text, as_version=4)
     with tempfile.TemporaryDirectory(prefix="jupyter-mcp-docs-") as scratch:
         folder = Path(scratch) / source.parent.name
@@ -42,15 +42,20 @@ def execute(source: Path, text: str) -> tuple[str, list[str]]:
         runtime = Path(scratch) / "runtime"
         runtime.mkdir()
         env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "JPY_SESSION_NAME": str(folder / source.name)}
-        kernel = notebook.metadata.get("kernelspec", {}).get("name", "python3")
         client = NotebookClient(
             notebook,
             timeout=CELL_TIMEOUT,
-            kernel_name=kernel,
+            kernel_name=notebook.metadata.get("kernelspec", {}).get("name", "python3"),
             allow_errors=True,
             resources={"metadata": {"path": str(folder)}},
         )
-        client.execute(env=env)
+        kernel_log = Path(scratch) / "kernel.log"
+        # The kernel's stderr (ipykernel's startup warnings) goes to a file, shown only if the run fails.
+        with kernel_log.open("w") as log:
+            try:
+                client.execute(env=env, stderr=log)
+            except Exception as error:  # any failure (a dead kernel, a cell timeout) is the page's build warning
+                return text, [f"stopped: {type(error).__name__}: {error}\n{kernel_log.read_text()[-3000:]}"]
     return nbformat.writes(notebook), errors_in(notebook)
 
 
