@@ -4,7 +4,8 @@
 parser itself. ``{shapes} jupyter_mcp.serverext.shapes`` documents every ``TypedDict`` a module
 defines: its docstring, then each key with its type and the docstring written under it.
 ``{help-table} dotted.path.MAPPING`` is a table of a ``{key: one sentence}`` mapping (the tool
-options' help, which the magics' ``--help`` says too).
+options' help, which the magics' ``--help`` says too). ``{settings} dotted.path.Model`` is a table of
+a settings record's fields (a pydantic model): name, type, default and the field's docstring.
 """
 
 from __future__ import annotations
@@ -151,8 +152,32 @@ class HelpTableDirective(SphinxDirective):
         return list(container.children)
 
 
+class SettingsDirective(SphinxDirective):
+    """``{settings} dotted.path.Model``: each field of a settings record with its type, default and help."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        module_name, _, name = self.arguments[0].rpartition(".")
+        module = importlib.import_module(module_name)
+        model = getattr(module, name, None)
+        fields = getattr(model, "model_fields", None)
+        if not fields:
+            raise self.error(f"{self.arguments[0]} is not a pydantic model with fields")
+        self.env.note_dependency(str(Path(inspect.getfile(module))))
+        lines = ["| setting | type | default | |", "|---|---|---|---|"]
+        for key, info in fields.items():
+            help_text = " ".join((info.description or "").split())
+            kind, default = cell(type_text(info.annotation)), cell(repr(info.default))
+            lines.append(f"| `{key}` | `{kind}` | `{default}` | {cell(prose(help_text))} |")
+        container = nodes.container(classes=["settings"])
+        self.state.nested_parse(StringList(lines, source=f"<{self.arguments[0]}>"), self.content_offset, container)
+        return list(container.children)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("cli-help", CliHelpDirective)
     app.add_directive("shapes", ShapesDirective)
     app.add_directive("help-table", HelpTableDirective)
+    app.add_directive("settings", SettingsDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types as mt
 
@@ -27,14 +27,13 @@ from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
 from jupyter_mcp.kernel.callresult import CallResult
 from jupyter_mcp.kernel.capture import OutputCapture
-from jupyter_mcp.kernel.config import JupyterMCP, load_settings
+from jupyter_mcp.kernel.config import NotebookSettings, load_settings
 from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
 from jupyter_mcp.kernel.logs import quiet_library_loggers
 from jupyter_mcp.kernel.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.publishing import DiscoveryPublisher
 from jupyter_mcp.kernel.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
-from jupyter_mcp.tools.budget.links import KeptResults
 from jupyter_mcp.tools.calls.history import CallHistory
 from jupyter_mcp.tools.components.prompts import Prompt
 from jupyter_mcp.tools.components.registry import RegistryChange
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from jupyter_mcp.export import ExportResult
-    from jupyter_mcp.tools.approvals.policy import ConfirmPolicy
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
@@ -83,25 +81,10 @@ class NotebookServer(ToolServer):
         await server.call("add", {"a": 1, "b": 2})
     """
 
-    def __init__(self, settings: JupyterMCP | None = None, **overrides: Any) -> None:
-        self.settings = settings or load_settings(**overrides)
-        super().__init__(
-            "jupyter-mcp",
-            on_duplicate="replace",
-            strict=self.settings.strict,
-            mask_error_details=self.settings.mask_error_details,
-            dereference_schemas=self.settings.dereference_schemas,
-            max_workers=self.settings.max_workers,
-            result_budget=self.settings.result_budget,
-            confirm=cast("ConfirmPolicy", self.settings.confirm),
-            approval_timeout=self.settings.approval_timeout,
-            input_timeout=self.settings.input_timeout,
-            task_after=self.settings.task_after,
-            task_retention=self.settings.task_retention,
-        )
-        self.calls.budget.kept = KeptResults(
-            self.settings.kept_results_bytes, self.settings.history_size, self.settings.kept_results_ttl
-        )
+    settings: NotebookSettings
+
+    def __init__(self, settings: NotebookSettings | None = None, **overrides: Any) -> None:
+        super().__init__("jupyter-mcp", settings=settings or load_settings(**overrides))
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
         self.history = CallHistory(self.settings.history_size, self.settings.max_payload)

@@ -33,12 +33,11 @@ from jupyter_mcp.tools.calls.context import CallScope, Context
 from jupyter_mcp.tools.calls.events import Decision, Verdict, Via
 from jupyter_mcp.tools.errors import ToolError
 from jupyter_mcp.tools.observers import Observers
+from jupyter_mcp.tools.settings import ConfirmPolicy, ServerSettings
 
 if TYPE_CHECKING:
     from jupyter_mcp.tools.components.tool import Tool
 
-ConfirmPolicy = Literal["never", "destructive", "always"]
-"""Server setting: which tools wait for the notebook user besides those with ``confirm=True``."""
 Unattended = Literal["refuse", "run"]
 """What a host with no notebook user does with calls that need approval (``Approvals.unattended``)."""
 
@@ -166,9 +165,8 @@ class _Running:
 class Approvals:
     """Confirmation, pause and per-client limits for client calls (one per server)."""
 
-    confirm: ConfirmPolicy = "never"
-    timeout: float = 300.0
-    """Seconds a call waits for the notebook user before it is denied."""
+    settings: ServerSettings = field(default_factory=ServerSettings)
+    """Where ``confirm`` and ``approval_timeout`` are read (the server's settings)."""
     paused: bool = False
     unattended: Unattended | None = None
     """Set by a host with no notebook user (``jupyter-mcp serve``): calls that need approval are refused
@@ -186,6 +184,20 @@ class Approvals:
     """Told (no arguments) whenever the pending list, the pause or a limit changes."""
     decisions: Observers[DecisionListener] = field(default_factory=lambda: Observers(__name__))
     """Told ``(call_id, Decision)`` for every call that needed a decision."""
+
+    @property
+    def confirm(self) -> ConfirmPolicy:
+        """Which tools wait for approval besides ``confirm=True`` ones (the server's ``confirm`` setting)."""
+        return self.settings.confirm
+
+    @confirm.setter
+    def confirm(self, value: ConfirmPolicy) -> None:
+        self.settings.confirm = value
+
+    @property
+    def timeout(self) -> float:
+        """Seconds a call waits for the notebook user before it is denied (``approval_timeout``)."""
+        return self.settings.approval_timeout
 
     # ---- what the notebook user sees and does ----------------------------------------------------
 

@@ -66,6 +66,7 @@ from jupyter_mcp.tools.errors import (
     UnknownToolError,
 )
 from jupyter_mcp.tools.observers import Observers
+from jupyter_mcp.tools.settings import ServerSettings
 
 Source = Literal["client", "notebook"]
 _R = TypeVar("_R", mt.ReadResourceResult, mt.GetPromptResult)
@@ -111,12 +112,6 @@ class Runnable(Protocol):
 
 
 @dataclass
-class CallSettings:
-    strict: bool = False
-    mask_error_details: bool = False
-
-
-@dataclass
 class _Failure:
     status: CallStatus
     message: str
@@ -153,24 +148,23 @@ class CallPath:
     def __init__(
         self,
         registry: ToolRegistry,
-        settings: CallSettings | None = None,
+        settings: ServerSettings | None = None,
         *,
-        max_workers: int = 16,
         resources: ResourceRegistry | None = None,
         prompts: PromptRegistry | None = None,
         admission: Admission | None = None,
     ) -> None:
         self.registry = registry
+        self.settings = settings or ServerSettings()
         self.resources = resources if resources is not None else ResourceRegistry()
         self.prompts = prompts if prompts is not None else PromptRegistry()
-        self.settings = settings or CallSettings()
         self.executors: dict[str, Executor] = {
-            "worker": WorkerExecutor(max_workers),
+            "worker": WorkerExecutor(self.settings.max_workers),
             "main": UnavailableExecutor("run_on='main' needs a Jupyter kernel's main thread; none is serving here"),
         }
         self.hooks: list[ExecutionHook] = []
-        self.budget = ResultBudget()
-        """The result budget: results over it go to clients as a preview + ``result://`` link (budget.py)."""
+        self.budget = ResultBudget(self.settings)
+        """The result budget: results over it go to clients as a preview + ``result://`` link."""
         self.admission: Admission = admission or _AdmitAll()
         """What admits a tool call to run (the server's ``Approvals``: confirmation, pause, client limits)."""
         self._observers: Observers[CallObserver] = Observers(__name__)

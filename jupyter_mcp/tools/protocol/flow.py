@@ -20,10 +20,11 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools.calls.gate import InputGate
 from jupyter_mcp.tools.calls.path import CallPath
-from jupyter_mcp.tools.calls.rounds import SuspendedCalls
+from jupyter_mcp.tools.calls.rounds import InputRounds
 from jupyter_mcp.tools.calls.run import CallRun, Outcome
 from jupyter_mcp.tools.calls.tasks import TaskStore, declares_tasks, tasks_required
 from jupyter_mcp.tools.protocol.sessions import client_info_of
+from jupyter_mcp.tools.settings import ServerSettings
 
 _T = TypeVar("_T")
 
@@ -34,11 +35,11 @@ ToolCallAnswer = mt.CallToolResult | mt.InputRequiredResult | dict[str, Any]
 class CallFlow:
     """The ``tools/call`` handler: starts or resumes a call and answers with what it came to."""
 
-    def __init__(self, calls: CallPath, suspended: SuspendedCalls, tasks: TaskStore, task_after: float) -> None:
+    def __init__(self, calls: CallPath, rounds: InputRounds, tasks: TaskStore, settings: ServerSettings) -> None:
         self.calls = calls
-        self.suspended = suspended
+        self.rounds = rounds
         self.tasks = tasks
-        self.task_after = task_after
+        self.settings = settings
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], params: mt.CallToolRequestParams) -> ToolCallAnswer:
         client = client_info_of(ctx)
@@ -53,7 +54,7 @@ class CallFlow:
             gate = InputGate(params.input_responses)
             run = self.calls.start(params.name, params.arguments, request=ctx, client=client, gate=gate)
         may_become_task = self._may_become_task(ctx, params.name)
-        outcome = await self._next(run, self.task_after if may_become_task else None)
+        outcome = await self._next(run, self.settings.task_after if may_become_task else None)
         if outcome == "slow":
             return self.tasks.create(run)
         return self._answer(run, outcome, params.name)
@@ -77,10 +78,10 @@ class CallFlow:
     def _resume(
         self, ctx: ServerRequestContext[Any, Any], state: str, parked_as: str, answers: dict[str, Any] | None
     ) -> CallRun[Any]:
-        run = self.suspended.peek(state, parked_as)
+        run = self.rounds.peek(state, parked_as)
         assert run.gate is not None
         run.gate.answer(answers or {})  # a malformed answer leaves the call parked
-        self.suspended.take(run)
+        self.rounds.take(run)
         run.scope.request = ctx  # progress and logs of this round go to this request
         return run
 
@@ -96,7 +97,7 @@ class CallFlow:
         if outcome == "done":
             return run.result()
         assert run.gate is not None  # "input": only a gated run waits
-        state = self.suspended.park(run, parked_as)
+        state = self.rounds.park(run, parked_as)
         requests = {key: request.request for key, request in run.gate.pending().items()}
         return mt.InputRequiredResult(input_requests=dict(requests), request_state=state)
 
