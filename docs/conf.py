@@ -41,6 +41,7 @@ myst_heading_anchors = 3  # [text](page.md#a-section-title) links resolve to hea
 nb_execution_mode = "off"
 nb_merge_streams = True
 nb_mime_priority_overrides = [("*", "application/vnd.jupyter.widget-view+json", None)]
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}  # so no page loads widget JavaScript from a CDN
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"jupyter-mcp {version}"

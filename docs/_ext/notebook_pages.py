@@ -47,6 +47,7 @@ def execute(source: Path, text: str) -> tuple[str, list[str]]:
             timeout=CELL_TIMEOUT,
             kernel_name=notebook.metadata.get("kernelspec", {}).get("name", "python3"),
             allow_errors=True,
+            store_widget_state=False,  # the pages show the widgets' static snapshots
             resources={"metadata": {"path": str(folder)}},
         )
         kernel_log = Path(scratch) / "kernel.log"
