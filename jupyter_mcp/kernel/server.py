@@ -25,14 +25,14 @@ from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
 from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
-from jupyter_mcp.kernel.callresult import CallResult
-from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import NotebookSettings, load_settings
 from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
-from jupyter_mcp.kernel.logs import quiet_library_loggers
-from jupyter_mcp.kernel.mainthread import MainThreadExecutor
-from jupyter_mcp.kernel.publishing import DiscoveryPublisher
-from jupyter_mcp.kernel.switch import SwitchInterval
+from jupyter_mcp.kernel.serving.callresult import CallResult
+from jupyter_mcp.kernel.serving.capture import OutputCapture
+from jupyter_mcp.kernel.serving.logs import quiet_library_loggers
+from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
+from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
+from jupyter_mcp.kernel.serving.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.calls.history import CallHistory
 from jupyter_mcp.tools.components.prompts import Prompt
