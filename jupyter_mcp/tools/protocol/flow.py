@@ -2,10 +2,11 @@
 
 2025 era: the call runs while the request waits; the tool's questions go to the client as
 server-to-client requests. 2026 era: questions wait in the call's ``InputGate`` and the client
-gets ``input_required`` (``mrtr.py``), retrying with the answers; a task tool called by a client
-that declared the tasks extension becomes a task (``tasks.py``) once it has run ``task_after``
-seconds. Input asked before that point is part of the call itself, so a tool can ask its
-questions up front and then run long as a task (the spec's MRTR-then-task composition).
+gets ``input_required`` (an input round, ``calls/rounds.py``), retrying with the answers; a
+task tool called by a client that declared the tasks extension becomes a task (``tasks.py``)
+once it has run ``task_after`` seconds. Input asked before that point is part of the call
+itself, so a tool can ask its questions up front and then run long as a task (input rounds,
+then a task: the tasks extension's composition).
 A prompt asks the same way (``input_required`` is universal, SEP-2322); it never becomes a task.
 """
 
