@@ -20,7 +20,7 @@ from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.calls.events import CallObserver
-from jupyter_mcp.tools.calls.path import CallPath
+from jupyter_mcp.tools.calls.path import NOTEBOOK, CallPath
 from jupyter_mcp.tools.calls.rounds import InputRounds
 from jupyter_mcp.tools.calls.stats import ToolStats
 from jupyter_mcp.tools.calls.tasks import TaskStore
@@ -296,15 +296,15 @@ class ToolServer:
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the full call path, as a client would (useful in tests and cells)."""
-        return await self.calls.call(name, arguments, source="notebook")
+        return await self.calls.call(name, arguments, NOTEBOOK)
 
     async def read_resource(self, uri: str) -> mt.ReadResourceResult:
         """Read ``uri`` through the full path, as a client would; raises ``ResourceError`` (and subclasses)."""
-        return await self.calls.read_resource(uri, source="notebook")
+        return await self.calls.read_resource(uri, NOTEBOOK)
 
     async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
         """Render prompt ``name`` as a client would; raises ``PromptError`` or ``ToolArgumentsError``."""
-        return await self.calls.get_prompt(name, arguments, source="notebook")
+        return await self.calls.get_prompt(name, arguments, NOTEBOOK)
 
     # ---- the notebook user's say over client calls (approvals.py) -------------------------------
 

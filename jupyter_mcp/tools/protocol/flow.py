@@ -20,7 +20,7 @@ from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools.calls.gate import InputGate
-from jupyter_mcp.tools.calls.path import CallPath
+from jupyter_mcp.tools.calls.path import CallPath, Origin
 from jupyter_mcp.tools.calls.rounds import InputRounds
 from jupyter_mcp.tools.calls.run import CallRun, Outcome
 from jupyter_mcp.tools.calls.tasks import TaskStore, declares_tasks, tasks_required
@@ -46,14 +46,14 @@ class CallFlow:
         client = client_info_of(ctx)
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             self._refuse_required(ctx, params.name)
-            return await self.calls.call(params.name, params.arguments, request=ctx, client=client)
+            return await self.calls.call(params.name, params.arguments, Origin(ctx, client))
         run: CallRun[mt.CallToolResult]
         if params.request_state is not None:
             run = self._resume(ctx, params.request_state, params.name, params.input_responses)
         else:
             self._refuse_required(ctx, params.name)
             gate = InputGate(params.input_responses)
-            run = self.calls.start(params.name, params.arguments, request=ctx, client=client, gate=gate)
+            run = self.calls.start(params.name, params.arguments, Origin(ctx, client), gate)
         may_become_task = self._may_become_task(ctx, params.name)
         outcome = await self._next(run, self.settings.task_after if may_become_task else None)
         if outcome == "slow":
@@ -66,14 +66,14 @@ class CallFlow:
         """``prompts/get``: rendered, or (2026 era) an ``input_required`` round; raises ``ToolError``."""
         client = client_info_of(ctx)
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            return await self.calls.get_prompt(params.name, params.arguments, request=ctx, client=client)
+            return await self.calls.get_prompt(params.name, params.arguments, Origin(ctx, client))
         parked_as = f"prompts/get {params.name}"  # a tool of the same name cannot resume it
         run: CallRun[mt.GetPromptResult]
         if params.request_state is not None:
             run = self._resume(ctx, params.request_state, parked_as, params.input_responses)
         else:
             gate = InputGate(params.input_responses)
-            run = self.calls.start_prompt(params.name, params.arguments, request=ctx, client=client, gate=gate)
+            run = self.calls.start_prompt(params.name, params.arguments, Origin(ctx, client), gate)
         return self._answer(run, await self._next(run, None), parked_as)
 
     def _resume(
