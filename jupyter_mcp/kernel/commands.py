@@ -144,14 +144,12 @@ class Commands:
 
     def _cmd_name(self, rest: list[str]) -> None:
         """name [PREFIX|--clear]: this notebook's prefix at <jupyter url>/mcp (PREFIX_tool); alone, show it"""
-        from traitlets import TraitError
-
         if len(rest) > 1:
             raise UsageError("usage: %mcp name [PREFIX|--clear]")
         if rest:
             try:
                 self.server.prefix = None if rest[0] == "--clear" else rest[0]
-            except TraitError as exc:
+            except ValueError as exc:
                 raise UsageError(f"%mcp name: {exc}") from None
         print(_prefix_line(self.server))
 
@@ -184,7 +182,7 @@ class Commands:
 
     def _cmd_log(self, rest: list[str]) -> None:
         """log: the server's recent log lines"""
-        from jupyter_mcp.kernel.logs import ring
+        from jupyter_mcp.kernel.serving.logs import ring
 
         print("\n".join(ring.lines) or "(no server log lines)")
 
