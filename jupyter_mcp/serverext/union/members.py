@@ -65,7 +65,10 @@ class Membership:
 
     async def scan(self) -> dict[str, Member]:
         """The members now, by key."""
-        located = _newest_per_notebook(await self.directory.live())
+        serving = [
+            item for item in await self.directory.live() if not self.directory.shutting_down(item.info.kernel_id)
+        ]
+        located = _newest_per_notebook(serving)
         sessions = set((await self.directory.notebook_paths()).values())
         self._remember(located, sessions)
         assignments = assign(Claim(key, name) for key, name in self._known.items())

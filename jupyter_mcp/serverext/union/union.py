@@ -94,7 +94,15 @@ class Union:
         return await self.by_prefix(found[0], scope) if found is not None else None
 
     async def what_happened(self, member: Member) -> str:
-        """Why a member stopped answering, in a few words: its kernel settles within seconds either way."""
+        """Why a member stopped answering, in a few words (its kernel settles within seconds either way);
+        the members are looked at again first, so the client's next list is already without it."""
+        what = await self._settled(member)
+        await self.watcher.rescan()
+        if what is None and member.key not in self.watcher.members:
+            return "stopped serving tools (%mcp stop)"
+        return what or "stopped answering"
+
+    async def _settled(self, member: Member) -> str | None:
         kernel, deadline = member.info.kernel_id, time.monotonic() + _SETTLE
         while time.monotonic() < deadline:
             if kernel not in self.directory.kernel_ids() or self.directory.shutting_down(kernel):
@@ -103,12 +111,7 @@ class Union:
             if current is not None and current != member.info.pid and pid_alive(current):
                 return "was restarted"
             await asyncio.sleep(0.1)
-        if not pid_alive(member.info.pid):
-            return "died"
-        await self.watcher.rescan()
-        if member.key not in self.watcher.members:
-            return "stopped serving tools (%mcp stop)"
-        return "stopped answering"
+        return None if pid_alive(member.info.pid) else "died"
 
     # ---- changes -------------------------------------------------------------------------------------
 
