@@ -215,7 +215,6 @@ def test_approvals_chapter_answers_its_own_agent(isolated_runtime: Path) -> None
     assert outputs_text(by_source["server.pending[0].allow()"]) == "'north reset'"
     denied = outputs_text(by_source['call = asyncio.ensure_future(agent_calls("reset_sales", {"region": "south"}))'])
     assert "declined the call of 'reset_sales': the quarter is not closed yet" in denied
-    assert "this notebook's tools are named shop_TOOL" in outputs_text(by_source["%mcp name shop"])
     history = outputs_text(by_source["%mcp history"])
     assert "allowed by the notebook user from a cell" in history
     assert "denied because nobody answered in time" in history
