@@ -42,7 +42,7 @@ from concurrent.futures import wait
 import ipywidgets
 from IPython.display import display
 import jupyter_mcp
-from jupyter_mcp.kernel.display import tool_card
+from jupyter_mcp.kernel.display import card as tool_card
 server = jupyter_mcp.get_server()
 
 # Count the state messages widgets send towards the browser.
