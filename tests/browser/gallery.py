@@ -185,6 +185,7 @@ def build_gallery(server: NotebookServer) -> dict[str, dict[str, Any]]:
         failed = next(r for r in server.history if r.error and "no items" in r.error)
         panel.history.select(failed.id)
         panel.limit_client("desk-agent", True)
+        assert [(c["name"], c["sessions"], c["read_only"]) for c in panel.clients] == [("desk-agent", 2, True)]
         for view in views.values():
             view._live.throttle.flush()
         states = {name: view.get_state() for name, view in views.items()}
