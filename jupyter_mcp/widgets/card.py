@@ -143,10 +143,10 @@ class ComponentCard(View):
         super().close()
 
     def fallback_text(self) -> str:
-        return snapshot.card_text(self)
+        return snapshot.card_text(self.component, self.server.url)
 
     def fallback_html(self) -> str:
-        return snapshot.card_html(self)
+        return snapshot.card_html(self.component, self.server.url)
 
 
 class ToolCard(ComponentCard):

@@ -141,10 +141,10 @@ class ServerPanel(View):
         super().close()
 
     def fallback_text(self) -> str:
-        return snapshot.panel_text(self)
+        return snapshot.panel_text(self.server, self.clients, self.pending, self.questions, self.history.rows)
 
     def fallback_html(self) -> str:
-        return snapshot.panel_html(self)
+        return snapshot.panel_html(self.header, self.clients, self.components, self.history.rows, self.history.total)
 
 
 def _kind(kind: str) -> Kind:

@@ -17,9 +17,8 @@ from jupyter_mcp.widgets.format import STATUS_ICONS, first_line, format_count
 from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
 
 if TYPE_CHECKING:
-    from jupyter_mcp.widgets.card import ComponentCard
-    from jupyter_mcp.widgets.panel import ServerPanel
-    from jupyter_mcp.widgets.shapes import CallRow, Component
+    from jupyter_mcp.widgets.host import ServerHost
+    from jupyter_mcp.widgets.shapes import CallRow, ClientRow, Component, ComponentRow, Header, Pending, Question
 
 CALL_HEADERS = ("time", "status", "client", "name", "arguments", "duration")
 
@@ -42,11 +41,10 @@ def _frame(body: str) -> str:
 # ---- cards ------------------------------------------------------------------------------------------
 
 
-def card_text(card: ComponentCard) -> str:
-    component: Component = card.component
+def card_text(component: Component, url: str | None) -> str:
     kind, status = component["kind"], component["status_text"]
     rows = parameter_rows(component["input_schema"] or {})
-    where = f"at {card.server.url}"
+    where = f"at {url}"
     if kind == "resource":
         what = "template" if component["input_schema"] is not None else "resource"
         lines = [f"MCP {what} '{component['key']}' {status} {where}"]
@@ -68,8 +66,7 @@ def _parameter_text(row: ParameterRow) -> str:
     return f"{text} — {row['description']}" if row["description"] else text
 
 
-def card_html(card: ComponentCard) -> str:
-    component: Component = card.component
+def card_html(component: Component, url: str | None) -> str:
     badges = " ".join(esc(b) for b in [component["status_text"], *(badge["text"] for badge in component["badges"])])
     title = f" {esc(component['title'])}" if component["title"] else ""
     parts = [f"<div><b><code>{esc(component['name'])}</code></b>{title} {badges}</div>"]
@@ -77,8 +74,8 @@ def card_html(card: ComponentCard) -> str:
         parts.append(f"<div>{esc(component['facts'])}</div>")
     if component["kind"] == "resource":
         parts.append(f"<div><code>{esc(component['key'])}</code></div>")
-    if card.server.url:
-        parts.append(f"<div>served at {esc(card.server.url)}</div>")
+    if url:
+        parts.append(f"<div>served at {esc(url)}</div>")
     if component["description"]:
         parts.append(f"<p>{esc(component['description'])}</p>")
     if component["input_schema"] is not None:
@@ -135,37 +132,39 @@ def calls_html(rows: Sequence[CallRow]) -> str:
     return _table(CALL_HEADERS, cells)
 
 
-def panel_text(panel: ServerPanel) -> str:
-    server = panel.server
-    clients = ", ".join(f"{c['name']} {c['version']}" for c in panel.clients)
+def panel_text(
+    server: ServerHost, clients: list[ClientRow], pending: list[Pending], questions: list[Question], rows: list[CallRow]
+) -> str:
+    names = ", ".join(f"{c['name']} {c['version']}" for c in clients)
     lines = [
         f"MCP server: {server.url or 'not running'}",
         f"tools: {', '.join(server.tools) or 'none'}",
         *([f"resources: {', '.join(server.resources)}"] if server.resources else []),
         *([f"prompts: {', '.join(server.prompts)}"] if server.prompts else []),
-        f"clients: {clients or 'none'}",
+        f"clients: {names or 'none'}",
         f"calls: {server.history.total_calls}",
         *(["PAUSED by the notebook user: client calls are refused"] if server.approvals.paused else []),
-        *(f"waiting for approval: {p['call']} from {p['client'] or 'a client'}" for p in panel.pending),
-        *(f"{q['tool']} asks you: {q['message']}" for q in panel.questions),
+        *(f"waiting for approval: {p['call']} from {p['client'] or 'a client'}" for p in pending),
+        *(f"{q['tool']} asks you: {q['message']}" for q in questions),
     ]
-    recent = calls_text(panel.history.rows)
+    recent = calls_text(rows)
     return "\n".join(lines + ([recent] if recent else []))
 
 
-def panel_html(panel: ServerPanel) -> str:
-    header = panel.header
+def panel_html(
+    header: Header, clients: list[ClientRow], components: dict[str, list[ComponentRow]], rows: list[CallRow], total: int
+) -> str:
     state = f"running at <code>{esc(header['url'])}</code>" if header["url"] else "not running"
     parts = [f"<div><b>MCP server</b> {state} · {esc(header['counts'])}</div>"]
-    clients = [[esc(c["name"]), esc(c["version"]), esc(c["era"]), esc(c["since"])] for c in panel.clients]
-    parts.append(_table(["client", "version", "protocol", "since"], clients) if clients else "<div>No clients.</div>")
-    for kind, rows in panel.components.items():
-        if rows:
+    listed = [[esc(c["name"]), esc(c["version"]), esc(c["era"]), esc(c["since"])] for c in clients]
+    parts.append(_table(["client", "version", "protocol", "since"], listed) if listed else "<div>No clients.</div>")
+    for kind, items in components.items():
+        if items:
             cells = [
                 [f"<code>{esc(r['key'])}</code>", str(r["calls"]), str(r["errors"]), "yes" if r["enabled"] else "no"]
-                for r in rows
+                for r in items
             ]
             parts.append(_table([kind, "calls", "errors", "served"], cells))
-    parts.append(f"<div>{esc(format_count(panel.history.total, 'call'))}</div>")
-    parts.append(calls_html(panel.history.rows))
+    parts.append(f"<div>{esc(format_count(total, 'call'))}</div>")
+    parts.append(calls_html(rows))
     return _frame("".join(parts))
