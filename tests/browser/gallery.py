@@ -113,13 +113,15 @@ def client_thread(server: NotebookServer) -> Iterator[Callable[[str, dict[str, A
     info = mt.Implementation(name="desk-agent", version="1.4")
 
     async def sessions() -> None:
-        async with Client(server.lowlevel, mode="legacy", client_info=info) as first:
-            async with Client(server.lowlevel, mode="legacy", client_info=info):
-                ready.set()
-                running = []
-                while (item := await calls.get()) is not None:
-                    running.append(asyncio.ensure_future(first.call_tool(*item)))
-                await asyncio.gather(*running)
+        async with (
+            Client(server.lowlevel, mode="legacy", client_info=info) as first,
+            Client(server.lowlevel, mode="legacy", client_info=info),
+        ):
+            ready.set()
+            running = []
+            while (item := await calls.get()) is not None:
+                running.append(asyncio.ensure_future(first.call_tool(*item)))
+            await asyncio.gather(*running)
 
     done = asyncio.run_coroutine_threadsafe(sessions(), loop)
     ready.wait(30)
@@ -155,7 +157,9 @@ def build_gallery(server: NotebookServer) -> dict[str, dict[str, Any]]:
     call = server.call_in_background
     call("find_items", {"query": "t", "limit": 2}).result(30)
     call("find_items", {"query": "none"}).result(30)
-    call("find_items", {"query": "a long query that will not fit in the column", "limit": 3, "sort": "price"}).result(30)
+    call("find_items", {"query": "a long query that will not fit in the column", "limit": 3, "sort": "price"}).result(
+        30
+    )
     fake_task_calls(server)
     server.read_in_background("data://cities/Norway").result(30)
     views: dict[str, Any] = {}
