@@ -49,8 +49,14 @@ export class ToolsPanel extends Widget {
   }
 
   private _render(): void {
-    const body = h('div', 'jp-MCP-body', this._header());
     const servers = this._servers.servers;
+    // The poll answers every second: redraw only what changed (a selection or a hover survives).
+    const drawn = JSON.stringify([servers, this._servers.error]);
+    if (drawn === this._drawn) {
+      return;
+    }
+    this._drawn = drawn;
+    const body = h('div', 'jp-MCP-body', this._header());
     if (this._servers.error !== null) {
       body.append(h('p', 'jmcp-error', `Could not list tool servers: ${this._servers.error}`));
     } else if (servers.length === 0) {
@@ -170,6 +176,7 @@ export class ToolsPanel extends Widget {
   }
 
   private _byKernel = new Map<string, IServerControls>();
+  private _drawn = '';
 }
 
 interface IServerControls {

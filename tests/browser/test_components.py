@@ -31,8 +31,8 @@ THEME_CSS = {
     "JupyterLab Light": THEMES / "theme-light-extension" / "index.css",
     "JupyterLab Dark": THEMES / "theme-dark-extension" / "index.css",
 }
-SIDEBAR = 300
-"""JupyterLab's left sidebar at its default size leaves about this much for a panel's content."""
+SIDEBAR = 224
+"""What JupyterLab's left sidebar at its default width (250 px) leaves for a notebook's section."""
 WIDE = 1100
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><style id="theme"></style><style>
 body { margin: 0; background: var(--jp-layout-color1); color: var(--jp-ui-font-color1);

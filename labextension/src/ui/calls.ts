@@ -9,6 +9,7 @@
 import { h, heading, muted, str, uriCode } from './dom';
 import { badge, button, progressBar, statusBadge } from './controls';
 import { blocks, pre } from './content';
+import { SEPARATOR } from './format';
 import { ICallDetail, ICallRow, IOutcome } from './shapes';
 import { jsonTree, repeats, structured, table } from './values';
 
@@ -161,7 +162,7 @@ export function callDetail(detail: ICallDetail, options: IDetailOptions = {}): H
     h('code', 'jmcp-name', row.tool),
     statusBadge(row.status),
     row.task ? badge('task', 'task', `the client polls it as task ${row.task}`) : null,
-    muted(facts.filter(Boolean).join(' · '))
+    muted(facts.filter(Boolean).join(SEPARATOR))
   );
   node.append(head);
   if (row.task) {

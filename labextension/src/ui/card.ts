@@ -104,8 +104,7 @@ export class CardView {
     served.querySelector('input')!.disabled = !current;
     served.classList.add('jmcp-enabled');
     const top = h('div', 'jmcp-card-head', names, badges, served);
-    const facts =
-      component.kind === 'tool' ? muted(component.facts, 'jmcp-facts') : uriCode(component.key);
+    const facts = component.kind === 'tool' ? muted(component.facts, 'jmcp-facts') : uriCode(component.key);
     return [top, h('div', 'jmcp-card-facts', facts)];
   }
 

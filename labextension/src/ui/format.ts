@@ -8,6 +8,14 @@ export function plural(count: number, noun: string): string {
   return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+/** " · " that never starts a line: a wrapped line of facts begins with a fact. */
+export const SEPARATOR = '\u00a0· ';
+
+/** `text` whose " · " separators never start a line (facts the kernel wrote with plain spaces). */
+export function keepDots(text: string): string {
+  return text.split(' · ').join(SEPARATOR);
+}
+
 export interface ICounts {
   tools: number;
   resources: number;
@@ -35,7 +43,7 @@ export function countsText(counts: ICounts): string {
   if (counts.calls !== undefined) {
     parts.push(plural(counts.calls, 'call'));
   }
-  return parts.join(' · ');
+  return parts.join(SEPARATOR);
 }
 
 /** How often a resource was read or a prompt used, in words ("read twice", "not used yet"). */

@@ -7,6 +7,7 @@ import { ApprovalControl, Controls, QuestionControl, waitingBox } from './approv
 import { callDetail, callList } from './calls';
 import { button, copyButton } from './controls';
 import { fill, h, heading, muted, richText, uriCode } from './dom';
+import { keepDots } from './format';
 import { ICallDetail, IClientRow, IComponentRow, IConnection, IHeader, IHistory, IPanelState } from './shapes';
 
 export interface IPanelHandlers {
@@ -105,7 +106,11 @@ export class PanelView {
     if (header.paused) {
       title.append(' ', h('span', 'jmcp-badge jmcp-badge-paused', 'paused'));
     }
-    const line = h('div', 'jmcp-panel-head', h('div', 'jmcp-panel-facts', title, muted(header.counts, 'jmcp-counts')));
+    const line = h(
+      'div',
+      'jmcp-panel-head',
+      h('div', 'jmcp-panel-facts', title, muted(keepDots(header.counts), 'jmcp-counts'))
+    );
     if (header.pausable || header.paused) {
       const pause = button(
         header.paused ? 'Resume tools' : 'Pause all tools',
@@ -137,18 +142,19 @@ export class PanelView {
     if (connection.token) {
       token.append(copyButton(() => connection.token ?? ''));
     }
+    // Plain elements, not <dl>: a host page's own definition-list styles must not reach in.
     const endpoint = h(
-      'dl',
+      'div',
       'jmcp-endpoint',
-      h('dt', '', 'endpoint'),
+      h('span', 'jmcp-endpoint-label', 'endpoint'),
       h(
-        'dd',
-        '',
+        'div',
+        'jmcp-endpoint-value',
         uriCode(connection.url, 'jmcp-url'),
         copyButton(() => connection.url ?? '')
       ),
-      h('dt', '', 'token'),
-      h('dd', '', token)
+      h('span', 'jmcp-endpoint-label', 'token'),
+      h('div', 'jmcp-endpoint-value', token)
     );
     return [endpoint, heading('Clients'), clientsTable(clients, this._handlers), ...this._configParts(connection)];
   }

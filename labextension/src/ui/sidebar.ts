@@ -4,7 +4,7 @@
  */
 import { badge, button } from './controls';
 import { h, muted, uriCode } from './dom';
-import { countsText, plural, usesText } from './format';
+import { countsText, plural, SEPARATOR, usesText } from './format';
 import { IClientEntry, IPromptEntry, IResourceEntry, IServerEntry, IToolEntry } from '../types';
 
 /** "2 tools · 4 resources · 1 client · 8 calls" (kinds with none left out). */
@@ -16,7 +16,7 @@ export function serverFacts(server: IServerEntry): string {
     clients: uniqueClients(server.clients).length,
     calls: server.calls
   });
-  return server.live ? facts : `${facts} · not answering`;
+  return server.live ? facts : `${facts}${SEPARATOR}not answering`;
 }
 
 /** Whether the pause switch means anything: it refuses tool calls (reads and prompts go on). */
@@ -74,7 +74,7 @@ function item(
 export function toolItem(tool: IToolEntry): HTMLElement {
   const facts = [plural(tool.calls, 'call'), tool.errors ? plural(tool.errors, 'error') : '']
     .filter(Boolean)
-    .join(' · ');
+    .join(SEPARATOR);
   const node = item(tool.name, tool.enabled, facts, tool.title, tool.description);
   node.dataset.kind = 'tool';
   return node;
@@ -85,7 +85,7 @@ export function resourceItem(resource: IResourceEntry): HTMLElement {
   const node = item(
     resource.uri,
     resource.enabled,
-    facts.filter(Boolean).join(' · '),
+    facts.filter(Boolean).join(SEPARATOR),
     resource.title,
     resource.description
   );
@@ -157,5 +157,5 @@ export function statusText(
   if (server?.paused) {
     parts.push('paused');
   }
-  return `MCP: ${parts.join(' · ')}`;
+  return `MCP: ${parts.join(SEPARATOR)}`;
 }
