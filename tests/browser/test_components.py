@@ -9,22 +9,27 @@ Fast (one page, no JupyterLab, no kernel): the checks in a real JupyterLab are i
 
 from __future__ import annotations
 
+import enum
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Page, async_playwright
+from pydantic import BaseModel, Field
 
 from jupyter_mcp.kernel.server import NotebookServer
+from jupyter_mcp.tools import Tool
 from jupyter_mcp.widgets._view import bundle
 from tests.browser.gallery import build_gallery
 from tests.browser.layout import layout_problems
 from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS
 
-pytestmark = pytest.mark.browser
+# One browser and one page for the whole module (each test draws into it): a launch is most of the cost.
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
 THEMES = Path(sys.prefix) / "share" / "jupyter" / "lab" / "themes" / "@jupyterlab"
 THEME_CSS = {
@@ -72,7 +77,7 @@ def gallery(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict
             os.environ["JUPYTER_RUNTIME_DIR"] = before
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def page() -> AsyncIterator[Page]:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -113,7 +118,7 @@ async def test_every_view_is_laid_out_and_readable(
     problems: list[str] = []
     for width in (SIDEBAR, WIDE):
         for name, state in gallery.items():
-            view = await draw(page, f"{name}-{width}", state, width)
+            view = await draw(page, f"{name}-{width}-{theme}", state, width)
             await view.evaluate("el => el.querySelectorAll('details').forEach(d => { d.open = true })")
             problems += [f"{name} at {width}px: {problem}" for problem in await layout_problems(view)]
     if problems:
@@ -166,3 +171,156 @@ async def test_the_checks_catch_what_the_issue_found(gallery: dict[str, dict[str
         )
         found = await layout_problems(view)
         assert any(problem.startswith(f"{check}:") for problem in found), (check, found)
+
+
+# ---- the front end's logic: forms, values, content ---------------------------------------------------------
+
+
+class Mode(enum.Enum):
+    FAST = "fast"
+    SAFE = "safe"
+
+
+class Point(BaseModel):
+    x: int
+    y: int = 0
+
+
+def schema_for(annotation: Any, default: Any = ...) -> dict[str, Any]:
+    """The input schema of a tool ``probe(value: annotation = default)``, as clients (and the form) get it."""
+
+    def probe(value):  # type: ignore[no-untyped-def]
+        return None
+
+    probe.__annotations__ = {"value": annotation}
+    if default is not ...:
+        probe.__defaults__ = (default,)
+    return Tool.from_function(probe).to_mcp(dereference_schemas=True).input_schema
+
+
+FIELD = """([bundle, schema]) => (async () => {
+  if (!window.jmcp) {
+    const url = URL.createObjectURL(new Blob([bundle], { type: 'text/javascript' }));
+    window.jmcp = await import(url);
+  }
+  const [f] = window.jmcp.ui.fields(schema);
+  const show = v => (typeof v === 'symbol' ? 'OMIT' : v);
+  return { kind: f.kind, parseAs: f.parseAs, initial: show(f.initial), required: f.required, type: f.typeLabel,
+           hint: f.hint, choices: f.choices.map(([label, value]) => [label, show(value)]) };
+})()"""
+COLLECT = """([bundle, schema, raw]) => (async () => {
+  if (!window.jmcp) {
+    const url = URL.createObjectURL(new Blob([bundle], { type: 'text/javascript' }));
+    window.jmcp = await import(url);
+  }
+  return window.jmcp.ui.collect(window.jmcp.ui.fields(schema), raw);
+})()"""
+
+
+@pytest.mark.parametrize(
+    ("annotation", "default", "kind", "parse_as", "initial"),
+    [
+        (str, ..., "text", "str", ""),
+        (str, "hi", "text", "str", "hi"),
+        (str | None, None, "text", "str", ""),
+        (int, ..., "integer", "int", ""),
+        (int, 5, "integer", "int", "5"),
+        (float, 0.5, "number", "float", "0.5"),
+        (int | None, None, "text", "int", ""),
+        (bool, True, "checkbox", "value", True),
+        (bool | None, None, "choice", "value", None),
+        (Literal["a", "b"], "b", "choice", "value", "b"),
+        (Literal[1, 2], ..., "choice", "value", "OMIT"),
+        (Mode, Mode.SAFE, "choice", "value", "safe"),
+        (list[Literal["x", "y"]], ..., "choices", "value", []),
+        (list[int], [1, 2], "json", "json", "[1,2]"),
+        (Point, ..., "json", "json", ""),
+        (int | str, 1, "json", "json", "1"),
+    ],
+)
+async def test_each_parameter_gets_the_right_input(
+    page: Page, annotation: Any, default: Any, kind: str, parse_as: str, initial: Any
+) -> None:
+    field = await page.evaluate(FIELD, [bundle(), schema_for(annotation, default)])
+    assert (field["kind"], field["parseAs"], field["initial"]) == (kind, parse_as, initial)
+    assert field["required"] is (default is ...)
+
+
+async def test_choices_labels_and_hints_read_as_python(page: Page) -> None:
+    literal = await page.evaluate(FIELD, [bundle(), schema_for(Literal["a", "b"], "a")])
+    assert (literal["type"], literal["choices"]) == ("Literal['a', 'b']", [["'a'", "a"], ["'b'", "b"]])
+    optional = await page.evaluate(FIELD, [bundle(), schema_for(bool | None, None)])
+    assert optional["choices"] == [["True", True], ["False", False], ["None", None]]
+    required = await page.evaluate(FIELD, [bundle(), schema_for(Literal[1, 2])])
+    assert required["choices"][0] == ["(choose one)", "OMIT"]
+    bounded = await page.evaluate(FIELD, [bundle(), schema_for(Annotated[int, Field(ge=0, le=9)], 3)])
+    assert (bounded["type"], bounded["hint"]) == ("int", "≥ 0, ≤ 9")
+
+
+def search(
+    query: str, limit: int = 10, sort: Literal["relevance", "date"] = "relevance", tags: list[str] | None = None
+) -> int:
+    return 0
+
+
+async def test_a_form_sends_what_differs_from_the_defaults_and_says_what_it_cannot_read(page: Page) -> None:
+    schema = Tool.from_function(search).to_mcp(dereference_schemas=True).input_schema
+    sent = await page.evaluate(
+        COLLECT, [bundle(), schema, {"query": "cats", "limit": "10", "sort": "date", "tags": '["a"]'}]
+    )
+    assert sent == {"values": {"query": "cats", "sort": "date", "tags": ["a"]}, "errors": {}}
+    bad = await page.evaluate(
+        COLLECT, [bundle(), schema, {"query": "cats", "limit": "3", "sort": "relevance", "tags": "[oops"}]
+    )
+    assert bad["values"] == {"query": "cats", "limit": 3}
+    assert list(bad["errors"]) == ["tags"]
+    assert bad["errors"]["tags"].startswith("not valid JSON")
+    count = schema_for(int | None, None)
+    assert (await page.evaluate(COLLECT, [bundle(), count, {"value": "ten"}]))["errors"] == {
+        "value": "not an integer: 'ten'"
+    }
+    need = schema_for(list[int])
+    assert (await page.evaluate(COLLECT, [bundle(), need, {"value": ""}]))["errors"] == {"value": "required"}
+    one = {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}}
+    assert (await page.evaluate(COLLECT, [bundle(), one, {"n": "1"}]))["values"] == {}  # its default: not sent
+
+
+UI = """([bundle, call, args]) => (async () => {
+  if (!window.jmcp) {
+    const url = URL.createObjectURL(new Blob([bundle], { type: 'text/javascript' }));
+    window.jmcp = await import(url);
+  }
+  const value = window.jmcp.ui[call](...args);
+  return value instanceof Node ? value.innerText : value;
+})()"""
+
+
+async def test_values_and_content_are_drawn_as_the_notebook_would(page: Page) -> None:
+    rows = [{"city": "Oslo", "n": 1}, {"city": "Rome", "n": 2}]
+
+    async def ui(call: str, *args: Any) -> Any:
+        return await page.evaluate(UI, [bundle(), call, list(args)])
+
+    assert await ui("records", {"result": rows}) == rows
+    assert await ui("records", {"columns": ["city", "n"], "records": rows}) == rows
+    assert await ui("records", [{"nested": {"a": 1}}]) is None
+    assert await ui("records", []) is None
+    assert await ui("splitMarkdownTable", "| a | b |\n|---|---|\n| 1 | x\\|y |\n\n(2 rows, first 1 shown)") == [
+        [["a", "b"], ["1", "x|y"]],
+        "(2 rows, first 1 shown)",
+    ]
+    assert await ui("splitMarkdownTable", "| just a pipe\nand text") is None
+    assert await ui("parseCsv", 'a,b\n"x, y","say ""hi"""\n') == [["a", "b"], ["x, y", 'say "hi"']]
+    assert await ui("repeats", {"type": "text", "text": "3"}, {"result": 3}) is True
+    assert (
+        await ui(
+            "outputSummary",
+            {"type": "object", "properties": {"result": {"type": "integer"}}, "x-jupyter-mcp-wrap-result": True},
+        )
+        == "int"
+    )
+    assert await ui("typeLabel", {"anyOf": [{"type": "null"}, {"type": "string"}]}) == "str | None"
+    assert await ui("countsText", {"tools": 0, "resources": 4, "prompts": 2, "clients": 0, "calls": 8}) == (
+        "4 resources\u00a0· 2 prompts\u00a0· 0 clients\u00a0· 8 calls"
+    )
+    assert await ui("usesText", 2, "prompt") == "used twice"
