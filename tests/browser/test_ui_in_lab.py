@@ -133,6 +133,7 @@ def views(page: Page) -> dict[str, Locator]:
         "panel": page.locator(".jmcp-panel"),
         "sidebar": page.locator("#jupyter-mcp-tools .jp-MCP-server").filter(has_text=NOTEBOOK),
         "status bar": page.locator(".jp-MCP-statusbar"),
+        "notifications": page.locator(".Toastify__toast-container"),
     }
 
 
@@ -181,7 +182,7 @@ async def check(lab_page: LabPage, names: list[str], where: str, artifacts: Path
         await expect(view).to_be_visible(timeout=SLOW)
         await view.evaluate("el => el.querySelectorAll('details.jmcp-section').forEach(d => { d.open = true })")
         await view.scroll_into_view_if_needed()
-        problems += [f"{name} ({where}): {p}" for p in await layout_problems(view)]
+        problems += [f"{name} ({where}): {p}" for p in await layout_problems(view) if not jupyterlabs_own(p)]
         if artifacts is not None and (name, theme) in DOCS:
             await toasts_shown(lab_page.page, False)  # they would sit over the view in its picture
             keep(await lab_page.screenshot(view, artifacts / f"{name}-{theme}.png"), DOCS[name, theme])
@@ -196,6 +197,13 @@ async def check(lab_page: LabPage, names: list[str], where: str, artifacts: Path
         keep(await lab_page.screenshot(history, artifacts / f"history-{theme}.png"), DOCS["history", theme])
         await toasts_shown(lab_page.page, True)
     return problems
+
+
+def jupyterlabs_own(problem: str) -> bool:
+    """JupyterLab Dark draws a toast's accent and warn buttons black on blue (3.9:1) and on red (3.7:1):
+    its own style for every notification, which an extension should not restyle. The text, the rest of
+    the layout and our own buttons are checked."""
+    return problem.startswith("contrast: button.jp-toast-button.jp-mod-") and "rgba(0, 0, 0, 0.8)" in problem
 
 
 async def toasts_shown(page: Page, shown: bool) -> None:
@@ -220,7 +228,7 @@ NOTEBOOK_VIEWS = [
     "card-review",
     "panel",
 ]
-LAB_VIEWS = ["sidebar", "status bar"]
+LAB_VIEWS = ["sidebar", "status bar", "notifications"]
 
 
 async def waiting_for_the_user(lab: JupyterLab, legacy: Any) -> list[asyncio.Future[Any]]:
@@ -299,16 +307,12 @@ async def test_every_view_in_jupyterlab_light_and_dark_narrow_and_wide(
             await lab_page.set_theme("JupyterLab Light")
             assert not problems, "\n  ".join(["geometry and contrast:", *problems])
             await check_status_bar_elsewhere(lab_page)
-            for kernel, call_id in pending(lab):
-                lab.api("POST", f"api/mcp/kernels/{kernel}/approvals/{quote(call_id)}", json={"decision": "allow"})
-            for server in lab.api("GET", "api/mcp/servers").json():
-                for question in server["questions"]:
-                    lab.api(
-                        "POST",
-                        f"api/mcp/kernels/{server['kernel_id']}/questions/{quote(question['id'])}",
-                        json={"action": "decline"},
-                    )
-            await asyncio.wait_for(asyncio.gather(*answers), SLOW / 1000)
+            # The notebook widgets' own buttons answer: Allow in the tool's card, Decline in the panel.
+            await card(page, "reset_sales").get_by_role("button", name="Allow", exact=True).click()
+            await page.locator(".jmcp-panel .jmcp-question").get_by_role("button", name="Decline").click()
+            north, question = await asyncio.wait_for(asyncio.gather(*answers), SLOW / 1000)
+            assert (north.is_error, north.content[0].text) == (False, "north reset")
+            assert question.content[0].text == "decline"
             await cancel_task(tasks.session, running.task_id)
     finally:
         await lab_page.set_theme("JupyterLab Light")
@@ -362,9 +366,13 @@ async def check_findings(page: Page) -> None:
 
 
 async def check_status_bar_elsewhere(lab_page: LabPage) -> None:
-    """5. With another notebook in front, the status bar still says what waits in this one."""
-    await lab_page.open_notebook(OTHER)
-    await expect(lab_page.page.locator(".jp-MCP-status")).to_have_text(
-        "MCP: 1 waiting for approval · 1 question for you", timeout=SLOW
-    )
-    lab_page.lab.close_sessions(OTHER)
+    """5. With another notebook in front (in a second browser tab), the status bar still says what waits."""
+    other = LabPage(await lab_page.page.context.new_page(), lab_page.lab)
+    try:
+        await other.open_notebook(OTHER)
+        await expect(other.page.locator(".jp-MCP-status")).to_have_text(
+            "MCP: 1 waiting for approval · 1 question for you", timeout=SLOW
+        )
+    finally:
+        await other.page.close()
+        lab_page.lab.close_sessions(OTHER)
