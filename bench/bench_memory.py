@@ -7,7 +7,7 @@ Phase 2 calls ``blob`` from a real 2025-era HTTP session (the era with a resumpt
 and prints RSS as results pile up and after the store's grace period. Each 20 MB result is over the
 result budget, so the client gets a preview plus a ``result://`` link (under 1 MiB, as every SDK
 client can receive), the last link is read in full, and the kernel keeps full values only within
-``kept_results_bytes``: RSS should stay bounded, not grow by 20 MB a call. Figures, not pass/fail.
+``result_links_bytes``: RSS should stay bounded, not grow by 20 MB a call. Figures, not pass/fail.
 
     .venv/bin/python bench/bench_memory.py [--calls 100000] [--blobs 100] [--mb 20]
 """
@@ -112,7 +112,9 @@ def main() -> None:
         anyio.run(blobs, url, token, args.blobs, args.mb, kernel.pid)
         time.sleep(GRACE + 5)
         print(f"  {GRACE + 5:.0f} s later (delivered results are kept {GRACE:.0f} s): RSS {rss_mb(kernel.pid):.0f} MB")
-        kept = kernel.value("(len(server.kept_results), server.kept_results.size, server.kept_results.max_bytes)")
+        kept = kernel.value(
+            "(len(server.result_links), server.result_links.size, server.result_links.settings.result_links_bytes)"
+        )
         print(f"  full values kept for links: {kept[0]} ({kept[1]:,} bytes as JSON; at most {kept[2]:,})")
         # What the process still holds, against what glibc keeps in its arenas after the transients.
         kernel.run("import ctypes; ctypes.CDLL('libc.so.6').malloc_trim(0)")

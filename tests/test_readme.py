@@ -33,3 +33,37 @@ def test_dev_sh_commands_exist() -> None:
     known = set(re.findall(r"^\s+(\w+)\) shift; cmd_", (ROOT / "dev.sh").read_text(), re.M))
     used = set(re.findall(r"\./dev\.sh (\w+)", README))
     assert used <= known, used - known
+
+
+def test_it_stays_short() -> None:
+    """A README that starts a user; the reference lives in docs/."""
+    assert len(README.splitlines()) <= 200
+
+
+def test_it_links_to_the_docs_index() -> None:
+    assert "](docs/index.md)" in README
+
+
+DOCS = ROOT / "docs"
+
+
+def toctree_entries(page: Path) -> set[str]:
+    """The documents a page's toctrees name (a ``:glob:`` entry expanded against docs/)."""
+    entries: set[str] = set()
+    for block in re.findall(r"```\{toctree\}\n(.*?)```", page.read_text(), re.S):
+        lines = [line.strip() for line in block.splitlines() if line.strip() and not line.startswith(":")]
+        for line in lines:
+            if "*" in line:
+                entries.update(str(p.relative_to(DOCS).with_suffix("")) for p in DOCS.glob(line + ".*"))
+            else:
+                entries.add(line)
+    return entries
+
+
+def test_every_docs_page_is_in_a_toctree() -> None:
+    """Sphinx warns about a page in no toctree (and the docs build fails); this says it in a second."""
+    listed = set().union(*(toctree_entries(page) for page in DOCS.glob("*.md")))
+    pages = {str(p.relative_to(DOCS).with_suffix("")) for p in [*DOCS.glob("*.md"), *DOCS.glob("notebooks/*.ipynb")]}
+    assert len(pages) > 20
+    assert sorted(pages - listed - {"index"}) == []
+    assert sorted(listed - pages) == []

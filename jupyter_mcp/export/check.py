@@ -40,7 +40,7 @@ def exported_listing(server_py: Path, module: str) -> list[dict[str, Any]]:
 def server_listing(server: ToolServer) -> list[dict[str, Any]]:
     """A live server's tools/list entries (what a client lists), as JSON."""
     return [
-        tool.to_mcp(dereference_schemas=server.dereference_schemas).model_dump(
+        tool.to_mcp(dereference_schemas=server.settings.dereference_schemas).model_dump(
             by_alias=True, mode="json", exclude_none=True
         )
         for tool in server.registry.visible()

@@ -1,92 +1,100 @@
-"""``JupyterMCP`` settings: traitlets config (``c.JupyterMCP.port = 9000`` in an IPython config
-file) with environment overrides, so a client config survives kernel restarts."""
+"""The in-kernel server's settings: ``NotebookSettings`` (the record) and ``JupyterMCP`` (its traitlets).
+
+``NotebookSettings`` is ``ServerSettings`` plus what only a kernel's server has (where it listens,
+its history). ``JupyterMCP`` is generated from it, one trait per field with the field's help, so
+``c.JupyterMCP.port = 9000`` works in an IPython config file; ``load_settings`` reads that config,
+then the environment (``JUPYTER_MCP_PORT``, ``JUPYTER_MCP_TOKEN``), so a client config survives
+kernel restarts, and checks the result once.
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Any
+import types
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from traitlets import Bool, Enum, Float, Integer, Unicode, Union
+import traitlets
+from pydantic import BeforeValidator, Field
+from pydantic.fields import FieldInfo
 from traitlets.config import Configurable
 
-from jupyter_mcp.tools.budget.links import DEFAULT_KEPT_BYTES, DEFAULT_KEPT_TTL
-from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET
+from jupyter_mcp.tools.settings import OnDuplicate, ServerSettings
 
 
-class JupyterMCP(Configurable):
-    """Settings of the in-kernel MCP server."""
+class NotebookSettings(ServerSettings):
+    """``ServerSettings`` plus the kernel's own: where it listens, what it records, how it shares the GIL."""
 
-    host = Unicode("127.0.0.1", help="Interface to bind. Anything but loopback also needs allow_remote.").tag(
-        config=True
-    )
-    port = Integer(0, help="Port to bind; 0 picks a free one. Env JUPYTER_MCP_PORT overrides.").tag(config=True)
-    token = Unicode("", help="Bearer token; empty means a random one per kernel. Env JUPYTER_MCP_TOKEN overrides.").tag(
-        config=True
-    )
-    allow_remote = Bool(False, help="Allow binding a non-loopback host (the token is still required).").tag(config=True)
-    history_size = Integer(1000, help="How many calls the call history keeps.").tag(config=True)
-    max_payload = Integer(100_000, help="Characters kept per recorded field; longer ones are truncated.").tag(
-        config=True
-    )
-    main_thread_wait = Float(
-        5.0, help="Seconds a main-thread tool waits for the kernel to be idle before answering 'kernel busy'."
-    ).tag(config=True)
-    max_workers = Integer(16, help="Threads for sync tools that run in workers.").tag(config=True)
-    strict = Bool(False, help="Reject argument type mismatches instead of coercing them.").tag(config=True)
-    mask_error_details = Bool(False, help="Send a generic message for exceptions other than ToolError.").tag(
-        config=True
-    )
-    dereference_schemas = Bool(True, help="Inline $defs in advertised schemas.").tag(config=True)
-    result_budget = Union(
-        [Integer(), Unicode()],
-        default_value=DEFAULT_RESULT_BUDGET,
-        allow_none=True,
-        help="Bytes a result may take as sent (500000, '500kB', '2MB'; None: no limit). Above it clients get a "
-        "preview and a result:// link to the full value; the default keeps results under the SDK clients' 1 MiB.",
-    ).tag(config=True)
-    kept_results_bytes = Integer(
-        DEFAULT_KEPT_BYTES, help="Bytes of full results kept for result:// links (oldest dropped first)."
-    ).tag(config=True)
-    kept_results_ttl = Float(DEFAULT_KEPT_TTL, help="Seconds a full result stays readable at its result:// link.").tag(
-        config=True
-    )
-    confirm = Enum(
-        ["never", "destructive", "always"],
-        "never",
-        help="Which client calls wait for the notebook user besides tools with confirm=True: "
-        "'destructive' (tools marked destructiveHint), 'always' or 'never'.",
-    ).tag(config=True)
-    approval_timeout = Float(
-        300.0, help="Seconds a call waits for the notebook user's approval before it is denied."
-    ).tag(config=True)
-    input_timeout = Float(
-        600.0, help="Seconds a 2026-era call or a task waits for its client's answers before it expires."
-    ).tag(config=True)
-    task_after = Float(
-        0.5, help="Seconds a task tool runs before a client that supports tasks gets a task instead of waiting."
-    ).tag(config=True)
-    task_retention = Float(3600.0, help="Seconds a finished task stays readable after it last changed.").tag(
-        config=True
-    )
-    switch_interval = Float(
-        0.0005,
-        allow_none=True,
-        help="GIL switch interval (seconds) while serving, so clients are answered promptly while a CPU-bound "
-        "cell runs (Python's default of 5 ms makes each call wait ~20 switch intervals). Applied only if the "
-        "interval is still Python's default; None leaves it alone. It costs nothing while no call is running.",
-    ).tag(config=True)
+    on_duplicate: OnDuplicate = "replace"
+    """What registering a name that is taken does; in a notebook, re-running a cell replaces its tool."""
+    host: str = "127.0.0.1"
+    """Interface to bind. Anything but loopback also needs allow_remote."""
+    port: Annotated[int, Field(ge=0, le=65535)] = 0
+    """Port to bind; 0 picks a free one. Env JUPYTER_MCP_PORT overrides."""
+    token: str = Field("", repr=False)
+    """Bearer token; empty means a random one per kernel. Env JUPYTER_MCP_TOKEN overrides."""
+    allow_remote: bool = False
+    """Allow binding a non-loopback host (the token is still required)."""
+    history_size: Annotated[int, Field(ge=1)] = 1000
+    """How many calls the call history keeps."""
+    max_payload: Annotated[int, Field(ge=1)] = 100_000
+    """Characters kept per recorded field; longer ones are truncated."""
+    main_thread_wait: Annotated[float, Field(ge=0)] = 5.0
+    """Seconds a main-thread tool waits for the kernel to be idle before answering 'kernel busy'."""
+    switch_interval: Annotated[float, Field(gt=0)] | None = 0.0005
+    """GIL switch interval (seconds) while serving, so clients are answered promptly while a CPU-bound cell
+    runs (Python's default of 5 ms makes each call wait ~20 switch intervals). Applied only if the interval
+    is still Python's default; None leaves it alone. It costs nothing while no call is running."""
 
 
-def load_settings(**overrides: Any) -> JupyterMCP:
+def _trait(info: FieldInfo, help_text: str) -> traitlets.TraitType[Any, Any]:
+    """The traitlet for a settings field: its type, default and help, ``None`` allowed where the field allows it."""
+    annotation = info.annotation
+    options = get_args(annotation) if get_origin(annotation) in (Union, types.UnionType) else (annotation,)
+    kinds = [_bare(kind) for kind in options if kind is not type(None)]
+    common: dict[str, Any] = {"default_value": info.default, "allow_none": type(None) in options, "help": help_text}
+    trait: traitlets.TraitType[Any, Any]
+    if any(isinstance(item, BeforeValidator) for item in info.metadata):  # a size such as "2MB"
+        trait = traitlets.Union([traitlets.Integer(), traitlets.Unicode()], **common)
+    elif get_origin(kinds[0]) is Literal:
+        trait = traitlets.Enum(list(get_args(kinds[0])), **common)
+    else:
+        trait = _SIMPLE[kinds[0]](**common)
+    return trait.tag(config=True)
+
+
+def _bare(kind: Any) -> Any:
+    """``int`` for ``Annotated[int, Field(ge=1)]``."""
+    return get_args(kind)[0] if get_origin(kind) is Annotated else kind
+
+
+_SIMPLE: dict[Any, type[traitlets.TraitType[Any, Any]]] = {
+    bool: traitlets.Bool,
+    int: traitlets.Integer,
+    float: traitlets.Float,
+    str: traitlets.Unicode,
+}
+
+
+def configurable_from(record: type[ServerSettings], name: str, doc: str) -> type[Configurable]:
+    """A ``Configurable`` with one config trait per field of ``record`` (same name, default and help)."""
+    traits = {field: _trait(info, record.help(field)) for field, info in record.model_fields.items()}
+    return type(name, (Configurable,), {"__doc__": doc, "__module__": __name__, **traits})
+
+
+JupyterMCP = configurable_from(
+    NotebookSettings, "JupyterMCP", "Settings of the in-kernel MCP server (generated from ``NotebookSettings``)."
+)
+
+
+def load_settings(**overrides: Any) -> NotebookSettings:
     """Settings from the running IPython's config (if any), then the environment, then ``overrides``."""
-    settings = JupyterMCP(config=_ipython_config())
+    configured = JupyterMCP(config=_ipython_config())
+    values = {field: getattr(configured, field) for field in NotebookSettings.model_fields}
     if os.environ.get("JUPYTER_MCP_PORT"):
-        settings.port = _env_port(os.environ["JUPYTER_MCP_PORT"])
+        values["port"] = _env_port(os.environ["JUPYTER_MCP_PORT"])
     if os.environ.get("JUPYTER_MCP_TOKEN"):
-        settings.token = os.environ["JUPYTER_MCP_TOKEN"]
-    for key, value in overrides.items():
-        setattr(settings, key, value)
-    return settings
+        values["token"] = os.environ["JUPYTER_MCP_TOKEN"]
+    return NotebookSettings.build(**{**values, **overrides})
 
 
 def _ipython_config() -> Any:

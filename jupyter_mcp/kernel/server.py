@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types as mt
 
@@ -25,17 +25,17 @@ from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
 from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
-from jupyter_mcp.kernel.callresult import CallResult
-from jupyter_mcp.kernel.capture import OutputCapture
-from jupyter_mcp.kernel.config import JupyterMCP, load_settings
+from jupyter_mcp.kernel.config import NotebookSettings, load_settings
 from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
-from jupyter_mcp.kernel.logs import quiet_library_loggers
-from jupyter_mcp.kernel.mainthread import MainThreadExecutor
-from jupyter_mcp.kernel.publishing import DiscoveryPublisher
-from jupyter_mcp.kernel.switch import SwitchInterval
+from jupyter_mcp.kernel.serving.callresult import CallResult
+from jupyter_mcp.kernel.serving.capture import OutputCapture
+from jupyter_mcp.kernel.serving.logs import quiet_library_loggers
+from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
+from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
+from jupyter_mcp.kernel.serving.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
-from jupyter_mcp.tools.budget.links import KeptResults
 from jupyter_mcp.tools.calls.history import CallHistory
+from jupyter_mcp.tools.calls.path import NOTEBOOK
 from jupyter_mcp.tools.components.prompts import Prompt
 from jupyter_mcp.tools.components.registry import RegistryChange
 from jupyter_mcp.tools.components.resources import AnyResource
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from jupyter_mcp.export import ExportResult
-    from jupyter_mcp.tools.approvals.policy import ConfirmPolicy
     from jupyter_mcp.widgets import ServerPanel
 
 logger = logging.getLogger(__name__)
@@ -83,25 +82,10 @@ class NotebookServer(ToolServer):
         await server.call("add", {"a": 1, "b": 2})
     """
 
-    def __init__(self, settings: JupyterMCP | None = None, **overrides: Any) -> None:
-        self.settings = settings or load_settings(**overrides)
-        super().__init__(
-            "jupyter-mcp",
-            on_duplicate="replace",
-            strict=self.settings.strict,
-            mask_error_details=self.settings.mask_error_details,
-            dereference_schemas=self.settings.dereference_schemas,
-            max_workers=self.settings.max_workers,
-            result_budget=self.settings.result_budget,
-            confirm=cast("ConfirmPolicy", self.settings.confirm),
-            approval_timeout=self.settings.approval_timeout,
-            input_timeout=self.settings.input_timeout,
-            task_after=self.settings.task_after,
-            task_retention=self.settings.task_retention,
-        )
-        self.calls.budget.kept = KeptResults(
-            self.settings.kept_results_bytes, self.settings.history_size, self.settings.kept_results_ttl
-        )
+    settings: NotebookSettings
+
+    def __init__(self, settings: NotebookSettings | None = None, **overrides: Any) -> None:
+        super().__init__("jupyter-mcp", settings=settings or load_settings(**overrides))
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
         self.history = CallHistory(self.settings.history_size, self.settings.max_payload)
@@ -110,10 +94,10 @@ class NotebookServer(ToolServer):
         self.kept = KeptCalls(notebook_file(self.notebook_path))
         self.history.subscribe(self.kept)
         self.capture = OutputCapture(self.history.write_output)
-        self.calls.hooks.append(self.capture.hook)
+        self.calls.execution.hooks.append(self.capture.hook)
         self._main_loop = _main_thread_loop()
         if self._main_loop is not None:
-            self.calls.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
+            self.calls.execution.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
         self._runner: BackgroundServer | None = None
         self._last_port: int | None = None
         self._token = self.settings.token or generate_token()
@@ -221,15 +205,15 @@ class NotebookServer(ToolServer):
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the same path a client uses; the call lands in ``history``."""
-        return CallResult.wrap(await self._on_server_loop(self.calls.call(name, arguments, source="notebook")))
+        return CallResult.wrap(await self._on_server_loop(self.calls.call(name, arguments, NOTEBOOK)))
 
     async def read_resource(self, uri: str) -> mt.ReadResourceResult:
         """Read ``uri`` through the same path a client uses; the read lands in ``history``."""
-        return await self._on_server_loop(self.calls.read_resource(uri, source="notebook"))
+        return await self._on_server_loop(self.calls.read_resource(uri, NOTEBOOK))
 
     async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
         """Get a prompt through the same path a client uses; the get lands in ``history``."""
-        return await self._on_server_loop(self.calls.get_prompt(name, arguments, source="notebook"))
+        return await self._on_server_loop(self.calls.get_prompt(name, arguments, NOTEBOOK))
 
     async def _on_server_loop(self, work: Coroutine[Any, Any, T]) -> T:
         """Run ``work`` where clients' requests run (async functions on the serving loop), when serving."""
@@ -242,17 +226,17 @@ class NotebookServer(ToolServer):
         self, name: str, arguments: Mapping[str, Any] | None = None
     ) -> concurrent.futures.Future[mt.CallToolResult]:
         """Start a call from synchronous code (a widget callback); returns a concurrent Future."""
-        return self._in_background(self.calls.call(name, arguments, source="notebook"))
+        return self._in_background(self.calls.call(name, arguments, NOTEBOOK))
 
     def read_in_background(self, uri: str) -> concurrent.futures.Future[mt.ReadResourceResult]:
         """Start a read of ``uri`` from synchronous code (a card's preview); recorded like a client's."""
-        return self._in_background(self.calls.read_resource(uri, source="notebook"))
+        return self._in_background(self.calls.read_resource(uri, NOTEBOOK))
 
     def get_prompt_in_background(
         self, name: str, arguments: Mapping[str, Any] | None = None
     ) -> concurrent.futures.Future[mt.GetPromptResult]:
         """Start a prompt get from synchronous code (a card's try-it); recorded like a client's."""
-        return self._in_background(self.calls.get_prompt(name, arguments, source="notebook"))
+        return self._in_background(self.calls.get_prompt(name, arguments, NOTEBOOK))
 
     def _in_background(self, work: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         if not self.running:

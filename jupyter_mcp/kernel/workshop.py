@@ -76,7 +76,7 @@ def check_asks_first(name: str, *, server: NotebookServer | None = None) -> Chec
     problem = _problem(server, name)
     if problem is None and not server.approvals.needs_confirm(server.tools[name]):
         problem = "a client's call would run without asking you (add --confirm, or mark it --destructive "
-        "with server.confirm = 'destructive')"
+        "with server.settings.confirm = 'destructive')"
     return _report(name, problem, passed="asks the notebook user first")
 
 

@@ -16,17 +16,18 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.tools.approvals.policy import Approvals, ConfirmPolicy, NotebookQuestion, PendingCall
-from jupyter_mcp.tools.budget.links import KeptResults
+from jupyter_mcp.tools.approvals.policy import Approvals
+from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
+from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.calls.events import CallObserver
-from jupyter_mcp.tools.calls.path import CallPath, CallSettings
-from jupyter_mcp.tools.calls.rounds import SuspendedCalls
+from jupyter_mcp.tools.calls.path import NOTEBOOK, CallPath
+from jupyter_mcp.tools.calls.rounds import InputRounds
 from jupyter_mcp.tools.calls.stats import ToolStats
 from jupyter_mcp.tools.calls.tasks import TaskStore
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.options import PromptOptions, ResourceOptions, ToolOptions
 from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
-from jupyter_mcp.tools.components.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.components.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry, split_by_registry
 from jupyter_mcp.tools.components.resources import (
     AnyResource,
     Resource,
@@ -41,7 +42,7 @@ from jupyter_mcp.tools.protocol.handlers import build_lowlevel
 from jupyter_mcp.tools.protocol.listcache import ListCache
 from jupyter_mcp.tools.protocol.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
 from jupyter_mcp.tools.protocol.status import status as server_status
-from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption
+from jupyter_mcp.tools.settings import ServerOptions, ServerSettings
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
 
 AnyFunction = Callable[..., Any]
@@ -77,46 +78,33 @@ class ToolServer:
         *,
         version: str = __version__,
         instructions: str | None = None,
-        on_duplicate: OnDuplicate = "warn",
-        strict: bool = False,
-        mask_error_details: bool = False,
-        dereference_schemas: bool = True,
-        page_size: int | None = None,
-        max_workers: int = 16,
-        result_budget: BudgetOption = DEFAULT_RESULT_BUDGET,
-        confirm: ConfirmPolicy = "never",
-        approval_timeout: float = 300.0,
-        input_timeout: float = 600.0,
-        task_after: float = 0.5,
-        task_retention: float = 3600.0,
+        settings: ServerSettings | None = None,
+        **options: Unpack[ServerOptions],
     ) -> None:
         self.name = name
-        self.registry = ToolRegistry(on_duplicate)
-        self.resource_registry = ResourceRegistry(on_duplicate)
-        self.prompt_registry = PromptRegistry(on_duplicate)
-        self.approvals = Approvals()
+        self.settings = ServerSettings.build(**options) if settings is None else settings.updated(**options)
+        """Every setting of this server (``ServerSettings``): change one and it applies at once."""
+        self.registry = ToolRegistry()
+        self.resource_registry = ResourceRegistry()
+        self.prompt_registry = PromptRegistry()
+        self.approvals = Approvals(self.settings)
         """The notebook user's say over client calls: confirmation, pause, read-only clients."""
         self.calls = CallPath(
             self.registry,
-            CallSettings(strict, mask_error_details),
-            max_workers=max_workers,
+            self.settings,
             resources=self.resource_registry,
             prompts=self.prompt_registry,
             admission=self.approvals,
         )
-        self.calls.budget.budget = result_budget
-        self.confirm = confirm
-        self.approval_timeout = approval_timeout
-        self.suspended = SuspendedCalls(input_timeout)
-        """2026-era calls waiting for their client's answers (see mrtr.py)."""
-        self.tasks = TaskStore(self.calls.task_created, retention=task_retention, input_timeout=input_timeout)
-        """Calls running as tasks (see tasks.py)."""
-        self.flow = CallFlow(self.calls, self.suspended, self.tasks, task_after)
+        self.rounds = InputRounds(self.settings)
+        """2026-era calls waiting for their client's answers between input rounds."""
+        self.tasks = TaskStore(self.calls.task_created, self.settings)
+        """Calls running as tasks (the tasks extension)."""
+        self.flow = CallFlow(self.calls, self.rounds, self.tasks, self.settings)
         self.list_cache = ListCache(LISTS)
-        self.dereference_schemas = dereference_schemas
-        self.page_size = page_size
+        self.settings.on_change(self._setting_changed)
         self.event_stores = EventStores()
-        """What 2025-era sessions can resume from, one store per session (see eventstore.py)."""
+        """What 2025-era sessions can resume from, one store per session."""
         self.stats = ToolStats()
         self.calls.add_observer(self.stats)
         self.approvals.decisions.add(self.stats.call_decided)
@@ -127,6 +115,11 @@ class ToolServer:
         self.lowlevel = build_lowlevel(self, name, version, instructions)
         for registry in self.registries:
             registry.subscribe(self._registry_changed)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ServerSettings.model_fields:  # a setting lives in one place; say where instead of shadowing it
+            raise AttributeError(f"{name} is a setting: set server.settings.{name} = {value!r}")
+        super().__setattr__(name, value)
 
     @property
     def registries(self) -> tuple[Registry[Any], ...]:
@@ -168,7 +161,7 @@ class ToolServer:
     ) -> Tool:
         """Register ``fn`` (or a ready ``Tool``) and return the ``Tool`` that is now served."""
         tool = fn if isinstance(fn, Tool) else Tool.from_function(fn, **options)
-        return self.registry.add(tool, on_duplicate=on_duplicate)
+        return self.registry.add(tool, on_duplicate=on_duplicate or self.settings.on_duplicate)
 
     def remove_tool(self, name: str) -> Tool:
         return self.registry.remove(name)
@@ -203,10 +196,12 @@ class ToolServer:
     ) -> AnyResource:
         """Register ``fn`` at ``uri`` (or a ready ``Resource``/``ResourceTemplate``); returns what is served."""
         if isinstance(fn, Resource | ResourceTemplate):
-            return self.resource_registry.add(fn, on_duplicate=on_duplicate)
+            return self.resource_registry.add(fn, on_duplicate=on_duplicate or self.settings.on_duplicate)
         if uri is None:
             raise TypeError("add_resource(fn, uri) needs the URI the function is read at")
-        return self.resource_registry.add(resource_from_function(fn, uri, **options), on_duplicate=on_duplicate)
+        return self.resource_registry.add(
+            resource_from_function(fn, uri, **options), on_duplicate=on_duplicate or self.settings.on_duplicate
+        )
 
     def remove_resource(self, uri: str) -> AnyResource:
         """Unregister the resource with this URI (or the template with this URI template)."""
@@ -246,7 +241,7 @@ class ToolServer:
     ) -> Prompt:
         """Register ``fn`` (or a ready ``Prompt``) and return the ``Prompt`` that is now served."""
         prompt = fn if isinstance(fn, Prompt) else Prompt.from_function(fn, **options)
-        return self.prompt_registry.add(prompt, on_duplicate=on_duplicate)
+        return self.prompt_registry.add(prompt, on_duplicate=on_duplicate or self.settings.on_duplicate)
 
     def remove_prompt(self, name: str) -> Prompt:
         return self.prompt_registry.remove(name)
@@ -260,65 +255,20 @@ class ToolServer:
 
         ``only=True`` switches every registry to allow-list mode: just these are visible.
         """
-        for registry, keys in self._split(names):
+        for registry, keys in split_by_registry(self.registries, names):
             if keys or tags or only:
                 registry.enable(keys, tags, only=only)
 
     def disable(self, names: Collection[str] | None = None, tags: Collection[str] | None = None) -> None:
         """Hide tools, resources and prompts by name (a resource also by URI) and by tag."""
-        for registry, keys in self._split(names):
+        for registry, keys in split_by_registry(self.registries, names):
             if keys or tags:
                 registry.disable(keys, tags)
 
-    def _split(self, names: Collection[str] | None) -> list[tuple[Registry[Any], set[str]]]:
-        """Each registry with the keys ``names`` refer to in it; ``KeyError`` for a name none knows."""
-        wanted = set(names or ())
-        split = [(registry, registry.resolve(wanted)) for registry in self.registries]
-        known = {name for registry, keys in split for key in keys for name in (key, registry.all()[key].name)}
-        missing = sorted(wanted - known)
-        if missing:
-            everything = sorted(key for registry in self.registries for key in registry.all())
-            raise KeyError(f"nothing named {missing[0]!r} (registered: {', '.join(everything) or 'none'})")
-        return split
-
     @property
-    def dereference_schemas(self) -> bool:
-        """Whether listed schemas have ``$defs`` inlined (for clients that cannot follow ``$ref``)."""
-        return self._dereference_schemas
-
-    @dereference_schemas.setter
-    def dereference_schemas(self, value: bool) -> None:
-        self._dereference_schemas = value
-        self.list_cache.clear()
-
-    @property
-    def page_size(self) -> int | None:
-        """Tools per ``tools/list`` page (``None``: one page)."""
-        return self._page_size
-
-    @page_size.setter
-    def page_size(self, value: int | None) -> None:
-        if value is not None and value < 1:
-            raise ValueError("page_size must be a positive number of tools, or None for one page")
-        self._page_size = value
-        self.list_cache.clear()
-
-    @property
-    def result_budget(self) -> int | None:
-        """Bytes a result may take as sent (``None``: no limit); above it clients get a preview and a link.
-
-        Set it to a number of bytes or a size like ``"2MB"``; a tool's ``result_budget=`` wins.
-        """
-        return self.calls.budget.budget
-
-    @result_budget.setter
-    def result_budget(self, value: BudgetOption) -> None:
-        self.calls.budget.budget = value
-
-    @property
-    def kept_results(self) -> KeptResults:
-        """The full values behind the links of previews (bounded by ``max_bytes``, ``max_count`` and ``ttl``)."""
-        return self.calls.budget.kept
+    def result_links(self) -> ResultLinks:
+        """The full values behind the ``result://`` links of previews (bounded by the ``result_links_*`` settings)."""
+        return self.calls.budget.links
 
     @property
     def tools(self) -> dict[str, Tool]:
@@ -347,39 +297,17 @@ class ToolServer:
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the full call path, as a client would (useful in tests and cells)."""
-        return await self.calls.call(name, arguments, source="notebook")
+        return await self.calls.call(name, arguments, NOTEBOOK)
 
     async def read_resource(self, uri: str) -> mt.ReadResourceResult:
         """Read ``uri`` through the full path, as a client would; raises ``ResourceError`` (and subclasses)."""
-        return await self.calls.read_resource(uri, source="notebook")
+        return await self.calls.read_resource(uri, NOTEBOOK)
 
     async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
         """Render prompt ``name`` as a client would; raises ``PromptError`` or ``ToolArgumentsError``."""
-        return await self.calls.get_prompt(name, arguments, source="notebook")
+        return await self.calls.get_prompt(name, arguments, NOTEBOOK)
 
     # ---- the notebook user's say over client calls (approvals.py) -------------------------------
-
-    @property
-    def confirm(self) -> ConfirmPolicy:
-        """Which tools wait for approval besides ``confirm=True`` ones: ``"never"``, ``"destructive"``, ``"always"``."""
-        return self.approvals.confirm
-
-    @confirm.setter
-    def confirm(self, value: ConfirmPolicy) -> None:
-        if value not in ("never", "destructive", "always"):
-            raise ValueError(f"confirm must be 'never', 'destructive' or 'always', got {value!r}")
-        self.approvals.confirm = value
-
-    @property
-    def approval_timeout(self) -> float:
-        """Seconds a call waits for the notebook user before it is denied."""
-        return self.approvals.timeout
-
-    @approval_timeout.setter
-    def approval_timeout(self, value: float) -> None:
-        if not value > 0:
-            raise ValueError(f"approval_timeout must be a positive number of seconds, got {value!r}")
-        self.approvals.timeout = float(value)
 
     def tools_needing_approval(self) -> list[str]:
         """Names of the listed tools whose client calls wait for the notebook user's approval."""
@@ -444,6 +372,10 @@ class ToolServer:
         return protect(self.streamable_http_app(path=path), token=token, extra_hosts=allowed_hosts)
 
     # ---- protocol handlers -----------------------------------------------------------------------
+
+    def _setting_changed(self, name: str) -> None:
+        if name in ("page_size", "dereference_schemas"):
+            self.list_cache.clear()
 
     def _registry_changed(self, change: RegistryChange) -> None:
         self.list_cache.clear()

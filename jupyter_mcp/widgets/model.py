@@ -7,7 +7,7 @@ lock-light, so views may call these on every throttled refresh.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from jupyter_mcp.tools.budget.preview import format_size
 from jupyter_mcp.tools.calls.calltext import short_arguments
@@ -285,6 +285,11 @@ def client_rows(server: ServerHost) -> list[ClientRow]:
 def waiting_for(server: ServerHost, tool: str | None = None) -> tuple[list[Pending], list[Question]]:
     """The calls and questions waiting for the notebook user (of one ``tool``, or all)."""
     approvals = server.approvals
-    pending = [cast(Pending, p.describe()) for p in approvals.pending if tool is None or p.tool == tool]
-    questions = [cast(Question, q.describe()) for q in approvals.questions if tool is None or q.tool == tool]
+    pending = [_only(Pending, p.describe()) for p in approvals.pending if tool is None or p.tool == tool]
+    questions = [_only(Question, q.describe()) for q in approvals.questions if tool is None or q.tool == tool]
     return pending, questions
+
+
+def _only(shape: Any, described: dict[str, Any]) -> Any:
+    """The keys of ``shape`` from a wait's ``describe()`` (which says more, for the discovery file)."""
+    return {key: described[key] for key in shape.__annotations__}

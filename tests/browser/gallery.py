@@ -21,8 +21,8 @@ from mcp import Client
 from PIL import Image as PILImage
 
 from jupyter_mcp.kernel.server import NotebookServer
-from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, Context, ProgressEvent, ToolError
-from jupyter_mcp.tools.calls.events import InputWait, TaskCreated
+from jupyter_mcp.tools import Context, ToolError
+from jupyter_mcp.tools.calls.events import CallFinished, CallStarted, ClientInfo, InputWait, ProgressEvent, TaskCreated
 from jupyter_mcp.widgets import PromptCard, ResourceCard, ServerPanel, ToolCard
 
 CITIES = [

@@ -149,7 +149,7 @@ def test_serve_stderr_has_no_kernel_transport_warning(runtime_dir: Path, tmp_pat
 
 
 ASKING_CELLS = [
-    ("%load_ext jupyter_mcp\nimport jupyter_mcp\njupyter_mcp.get_server().confirm = 'destructive'", []),
+    ("%load_ext jupyter_mcp\nimport jupyter_mcp\njupyter_mcp.get_server().settings.confirm = 'destructive'", []),
     ('%%mcp_tool --confirm\ndef reset_sales(region: str) -> str:\n    """Deletes a region\'s sales."""\n    return f"reset {region}"', []),
     ('%%mcp_tool --destructive\ndef drop_table(name: str) -> str:\n    """Drops a table."""\n    return f"dropped {name}"', []),
     (ADD_TOOL, []),

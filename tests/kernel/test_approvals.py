@@ -93,7 +93,7 @@ async def test_a_cell_allows_and_denies_and_the_history_says_so(kernel: Kernel, 
 async def test_timeout_and_the_pause_magics(kernel: Kernel, mode: str) -> None:
     kernel.run("sales = {'north': 120}")
     kernel.run(TOOLS)
-    kernel.run("server.approval_timeout = 0.5")
+    kernel.run("server.settings.approval_timeout = 0.5")
     url, token = endpoint(kernel)
     async with http_client(url, token, mode=mode) as client:
         unanswered = await client.call_tool("reset_sales", {"region": "north"})
@@ -116,7 +116,7 @@ def test_the_workshop_check_tells_whether_a_tool_asks_first(kernel: Kernel) -> N
     assert kernel.run("check_asks_first('wipe');").stdout.startswith(
         "✗ not yet: wipe: a client's call would run without asking you"
     )
-    kernel.run("server.confirm = 'destructive'")
+    kernel.run("server.settings.confirm = 'destructive'")
     assert kernel.run("check_asks_first('wipe');").stdout == "✓ wipe asks the notebook user first\n"
 
 

@@ -41,7 +41,7 @@ async def test_sqlite_connection_from_a_cell_works_in_a_main_thread_tool(kernel:
 
 async def test_busy_kernel_answers_kernel_busy_after_the_wait(kernel: Kernel) -> None:
     kernel.run(SQLITE)
-    kernel.run("server.settings.main_thread_wait = 0.5\nserver.calls.executors['main'].wait = 0.5")
+    kernel.run("server.settings.main_thread_wait = 0.5\nserver.calls.execution.executors['main'].wait = 0.5")
     kernel.run(QUERY_TOOL)
     url, token = endpoint(kernel)
     msg_id = kernel.client.execute("import time\ntime.sleep(3)")

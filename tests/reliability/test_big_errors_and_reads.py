@@ -157,7 +157,7 @@ async def test_big_errors_and_reads_reach_clients_of_a_plain_tool_server(mode: s
         async with _client(url, "test-token", mode, logs) as client:
             await _check_errors(client)
             await _check_reads(client, logs)
-    assert len(server.kept_results) == 2
+    assert len(server.result_links) == 2
     record = next(r for r in history if r.tool == "fails")
     assert (record.status, record.is_error, record.error) == ("error", True, FAILS)
     assert record.preview is not None

@@ -134,7 +134,7 @@ async def test_big_results_reach_clients_of_a_plain_tool_server(mode: str) -> No
     with served(server) as url:
         async with http_client(url, "test-token", mode=mode) as client:
             await _check_big_results(client)
-    assert len(server.kept_results) == 3
+    assert len(server.result_links) == 3
 
 
 async def test_big_results_reach_clients_of_a_kernel(kernel: Kernel, mode: str) -> None:

@@ -213,10 +213,13 @@ async def test_read_only_limit_refuses_other_tools(mode: str) -> None:
 
 def test_bad_settings_say_what_is_wrong() -> None:
     server = ToolServer("x")
-    with pytest.raises(ValueError, match="confirm must be 'never', 'destructive' or 'always'"):
-        server.confirm = "sometimes"  # type: ignore[assignment]
-    with pytest.raises(ValueError, match="approval_timeout must be a positive number"):
-        server.approval_timeout = 0
+    with pytest.raises(ValueError, match=r"^confirm: Input should be 'never', 'destructive' or 'always'"):
+        server.settings.confirm = "sometimes"  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"^confirm: Input should be"):
+        server.approvals.confirm = "sometimes"  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"^approval_timeout: Input should be greater than 0 \(got 0\)"):
+        server.settings.approval_timeout = 0
+    assert (server.settings.confirm, server.approvals.timeout) == ("never", 300.0)
 
 
 async def _collect(client: Any, results: list[mt.CallToolResult], name: str, arguments: dict[str, Any]) -> None:
@@ -256,7 +259,7 @@ async def test_a_tool_asks_the_notebook_user_and_resumes_with_the_answer(mode: s
         assert text_of(answered) == "accept: stock"
         declined = await ask_and_answer(client, "drop", lambda q: q.decline())
         assert text_of(declined) == "decline: None"
-        server.approval_timeout = 0.2
+        server.settings.approval_timeout = 0.2
         assert text_of(await client.call_tool("drop", {})) == "cancel: None"
     assert server.questions == []
 
@@ -315,3 +318,10 @@ async def test_unattended_questions_for_the_notebook_user_are_cancelled_at_once(
         with anyio.fail_after(5):
             assert text_of(await client.call_tool("drop", {})) == "cancel"
     assert server.questions == []
+
+
+def test_a_setting_set_on_the_server_says_where_it_lives() -> None:
+    server = ToolServer("x")
+    with pytest.raises(AttributeError, match=r"^confirm is a setting: set server.settings.confirm = 'always'$"):
+        server.confirm = "always"  # type: ignore[attr-defined]
+    assert server.settings.confirm == "never"

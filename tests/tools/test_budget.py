@@ -8,8 +8,9 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.budget.links import KeptResults
+from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.errors import ResourceNotFoundError, ToolDefinitionError
+from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.sizes import parse_budget
 from tests.conftest import connected
 
@@ -26,7 +27,7 @@ def test_a_bad_budget_is_one_clear_sentence(bad: object) -> None:
     with pytest.raises(ToolDefinitionError) as raised:
         ToolServer(result_budget=bad)  # type: ignore[arg-type]
     assert str(raised.value) == (
-        f"server: result_budget must be a size of at least 4,096 bytes (like 500000, '500kB' or '2MB'), got {bad!r}"
+        f"result_budget must be a size of at least 4,096 bytes (like 500000, '500kB' or '2MB'), got {bad!r}"
     )
     server = ToolServer()
     with pytest.raises(ToolDefinitionError, match=r"^tool 'f': result_budget must be"):
@@ -37,8 +38,8 @@ def _contents(text: str) -> list[mt.TextResourceContents | mt.BlobResourceConten
     return [mt.TextResourceContents(uri="result://x", text=text, mime_type="text/plain")]
 
 
-def test_kept_results_are_bounded_by_bytes_and_count_oldest_first() -> None:
-    kept = KeptResults(max_bytes=250, max_count=3, ttl=60)
+def test_result_links_are_bounded_by_bytes_and_count_oldest_first() -> None:
+    kept = ResultLinks(ServerSettings(result_links_bytes=250, result_links_count=3, result_links_ttl=60))
     for index in range(4):
         kept.put(f"c{index}", _contents("x"), 100, "t")
     assert [kept.get(f"c{i}") is not None for i in range(4)] == [False, False, True, True]
@@ -48,8 +49,8 @@ def test_kept_results_are_bounded_by_bytes_and_count_oldest_first() -> None:
     assert "not kept: larger than the 250 bytes" in (too_big.description or "")
 
 
-def test_kept_results_expire_and_the_link_says_when() -> None:
-    kept = KeptResults(ttl=0.2)
+def test_result_links_expire_and_the_link_says_when() -> None:
+    kept = ResultLinks(ServerSettings(result_links_ttl=0.2))
     link = kept.put("c1", _contents("x"), 10, "table")
     until = time.strftime("%H:%M", time.gmtime(time.time() + 0.2))
     assert f"kept until {until}" in (link.description or "")
@@ -114,7 +115,7 @@ async def test_results_and_errors_within_budget_go_out_untouched_and_big_errors_
     assert error.content[0].text == "ValueError: " + "x" * 488 + marker + "x" * 500  # type: ignore[union-attr]
     assert "(text: first 500 and last 500 of 20,012 characters)" in error.content[1].text  # type: ignore[union-attr]
     assert whole.contents[0].text == "ValueError: " + "x" * 20_000  # type: ignore[union-attr]
-    assert len(server.kept_results) == 1
+    assert len(server.result_links) == 1
 
 
 def test_a_result_is_measured_as_the_2026_era_escapes_it() -> None:

@@ -254,7 +254,7 @@ async def test_a_call_nobody_answers_expires(server_history: tuple[ToolServer, C
                 while record.status == "waiting":
                     await anyio.sleep(0.05)
             assert record.status == "expired"
-            assert len(server.suspended) == 0
+            assert len(server.rounds) == 0
             answer = {
                 key: mt.ElicitResult(action="accept", content={"name": "Late"}) for key in first.input_requests or {}
             }

@@ -143,7 +143,7 @@ async def test_a_task_asks_through_tasks_get_and_update(setup: tuple[ToolServer,
 
 async def test_a_task_nobody_answers_expires() -> None:
     server = task_server()
-    server.tasks.input_timeout = 0.3
+    server.settings.input_timeout = 0.3
     history = CallHistory()
     server.add_call_observer(history)
     with served(server) as url:

@@ -12,8 +12,16 @@ import mcp_types as mt
 import pytest
 
 from jupyter_mcp.serverext.shapes import PendingEntry, QuestionEntry
-from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LogEvent, ProgressEvent
-from jupyter_mcp.tools.calls.events import Decision, InputWait, TaskCreated
+from jupyter_mcp.tools.calls.events import (
+    CallFinished,
+    CallStarted,
+    ClientInfo,
+    Decision,
+    InputWait,
+    LogEvent,
+    ProgressEvent,
+    TaskCreated,
+)
 from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
 from jupyter_mcp.widgets import shapes
 from jupyter_mcp.widgets.model import call_detail, call_row, waiting_text

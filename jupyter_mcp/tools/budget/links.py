@@ -1,8 +1,9 @@
-"""``KeptResults``: the full values behind ``result://<call id>`` links, bounded in bytes, count and time.
+"""``ResultLinks``: the full values behind ``result://<call id>`` links, bounded in bytes, count and time.
 
 A preview's link is only useful while its full value is kept, and kept values must not grow
-without bound: the oldest go first once ``max_bytes`` or ``max_count`` is passed, and each one
-expires ``ttl`` seconds after its call. The link's description says when.
+without bound: the oldest go first once ``result_links_bytes`` or ``result_links_count`` (server
+settings) is passed, and each one expires ``result_links_ttl`` seconds after its call. The
+link's description says when.
 """
 
 from __future__ import annotations
@@ -19,11 +20,9 @@ import mcp_types as mt
 from jupyter_mcp.tools.components.contents import JSON, TEXT, ResourceContents
 from jupyter_mcp.tools.components.results import jsonable
 from jupyter_mcp.tools.errors import ResourceNotFoundError
+from jupyter_mcp.tools.settings import ServerSettings
 
 RESULT_TEMPLATE = "result://{call_id}"
-DEFAULT_KEPT_BYTES = 200_000_000
-DEFAULT_KEPT_COUNT = 1000
-DEFAULT_KEPT_TTL = 3600.0
 
 
 @dataclass(frozen=True)
@@ -33,15 +32,11 @@ class _Kept:
     expires: float
 
 
-class KeptResults:
+class ResultLinks:
     """Full results by call id, for ``resources/read`` of their links. Safe across threads."""
 
-    def __init__(
-        self, max_bytes: int = DEFAULT_KEPT_BYTES, max_count: int = DEFAULT_KEPT_COUNT, ttl: float = DEFAULT_KEPT_TTL
-    ) -> None:
-        self.max_bytes = max_bytes
-        self.max_count = max_count
-        self.ttl = ttl
+    def __init__(self, settings: ServerSettings | None = None) -> None:
+        self.settings = settings or ServerSettings()
         self._items: OrderedDict[str, _Kept] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -65,12 +60,12 @@ class KeptResults:
         now = time.time()
         with self._lock:
             self._expire(now)
-            if size <= self.max_bytes:
-                self._items[call_id] = _Kept(contents, size, now + self.ttl)
+            if size <= self.settings.result_links_bytes:
+                self._items[call_id] = _Kept(contents, size, now + self.settings.result_links_ttl)
                 self._bytes += size
                 self._evict()
         what = "error" if error else "result"
-        return self._link(call_id, contents, size, (what, tool), now, kept=size <= self.max_bytes)
+        return self._link(call_id, contents, size, (what, tool), now, kept=size <= self.settings.result_links_bytes)
 
     def get(self, call_id: str) -> list[ResourceContents] | None:
         with self._lock:
@@ -90,8 +85,8 @@ class KeptResults:
             uri = RESULT_TEMPLATE.format(call_id=call_id)
             raise ResourceNotFoundError(
                 uri,
-                f"{uri} is not kept (any more): full results are kept for {self.ttl:g} s and "
-                f"at most {self.max_bytes:,} bytes in all; call the tool again",
+                f"{uri} is not kept (any more): full results are kept for {self.settings.result_links_ttl:g} s and "
+                f"at most {self.settings.result_links_bytes:,} bytes in all; call the tool again",
             )
         return contents
 
@@ -105,7 +100,9 @@ class KeptResults:
             self._drop(call_id)
 
     def _evict(self) -> None:
-        while self._items and (self._bytes > self.max_bytes or len(self._items) > self.max_count):
+        while self._items and (
+            self._bytes > self.settings.result_links_bytes or len(self._items) > self.settings.result_links_count
+        ):
             self._drop(next(iter(self._items)))
 
     def _drop(self, call_id: str) -> None:
@@ -123,11 +120,12 @@ class KeptResults:
         kept: bool,
     ) -> mt.ResourceLink:
         what, tool = of
-        until = time.strftime("%H:%M:%S UTC", time.gmtime(now + self.ttl))
+        until = time.strftime("%H:%M:%S UTC", time.gmtime(now + self.settings.result_links_ttl))
+        room = self.settings.result_links_bytes
         if kept:
-            note = f"kept until {until}, or less if newer big results need the room ({self.max_bytes:,} bytes in all)"
+            note = f"kept until {until}, or less if newer big results need the room ({room:,} bytes in all)"
         else:
-            note = f"not kept: larger than the {self.max_bytes:,} bytes this server keeps for full results"
+            note = f"not kept: larger than the {room:,} bytes this server keeps for full results"
         return mt.ResourceLink(
             type="resource_link",
             uri=f"result://{call_id}",

@@ -4,7 +4,7 @@ The mcp SDK clients refuse a server-sent event over 1 MiB, and a result's value 
 twice (a JSON text block and ``structuredContent``), escaped. So a result is measured as it is sent
 (its JSON, in bytes); above the budget the client gets a preview (``preview.py``) and a
 ``ResourceLink`` to ``result://<call id>``, which ``resources/read`` answers with the full value
-for as long as ``KeptResults`` keeps it. The call history records the full value either way.
+for as long as ``ResultLinks`` keeps it. The call history records the full value either way.
 An error result (``isError``) is no exception: its text is cut to head and tail the same way.
 """
 
@@ -16,10 +16,11 @@ from typing import Any
 import jsonschema
 import mcp_types as mt
 
-from jupyter_mcp.tools.budget.links import RESULT_TEMPLATE, KeptResults, full_contents
+from jupyter_mcp.tools.budget.links import RESULT_TEMPLATE, ResultLinks, full_contents
 from jupyter_mcp.tools.budget.preview import build_preview, format_size, result_size
 from jupyter_mcp.tools.components.contents import ResourceContents
 from jupyter_mcp.tools.components.resources import Found, ResourceTemplate, resource_from_function
+from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption, parse_budget
 
 
@@ -38,9 +39,9 @@ class Sent:
 class ResultBudget:
     """Applies the server's (or a tool's) budget to each result; keeps full values for their links."""
 
-    def __init__(self, budget: BudgetOption = DEFAULT_RESULT_BUDGET, kept: KeptResults | None = None) -> None:
-        self.budget = budget
-        self.kept = kept if kept is not None else KeptResults()
+    def __init__(self, settings: ServerSettings | None = None) -> None:
+        self.settings = settings or ServerSettings()
+        self.links = ResultLinks(self.settings)
         template = resource_from_function(
             self.read,
             RESULT_TEMPLATE,
@@ -54,25 +55,16 @@ class ResultBudget:
 
     def read(self, call_id: str) -> list[ResourceContents]:
         """The full value behind ``result://<call_id>`` (``ResourceNotFoundError`` once it is gone)."""
-        return self.kept.read(call_id)
+        return self.links.read(call_id)
 
     def find(self, uri: str) -> Found | None:
         """The ``result://{call_id}`` template when ``uri`` is a link this server gives out."""
         values = self.template.match(uri) if uri.startswith("result://") else None
         return Found(self.template, values) if values is not None else None
 
-    @property
-    def budget(self) -> int | None:
-        """Bytes a result may take as sent (``None``: no limit)."""
-        return self._budget
-
-    @budget.setter
-    def budget(self, value: BudgetOption) -> None:
-        self._budget = parse_budget(value, "server")
-
     def apply(self, result: mt.CallToolResult, call_id: str, tool: Any) -> Sent:
         """``result`` itself when within budget, else a preview + link (the full value kept for the link)."""
-        budget = getattr(tool, "result_budget", None) or self.budget
+        budget = getattr(tool, "result_budget", None) or self.settings.result_budget
         if budget is None:
             return Sent(result)
         size = result_size(result)
@@ -84,7 +76,7 @@ class ResultBudget:
         uri = f"result://{call_id}"
         wrapped = bool(getattr(tool, "wrap_result", False))
         contents = full_contents(result, uri, wrapped=wrapped)
-        link = self.kept.put(call_id, contents, size, _tool_name(tool), error=bool(result.is_error))
+        link = self.links.put(call_id, contents, size, _tool_name(tool), error=bool(result.is_error))
         validator = _validator(getattr(tool, "output_schema", None))
         preview = build_preview(result, size=size, budget=budget, link=link, check=validator)
         return Sent(preview, result, uri, size, budget)

@@ -22,7 +22,7 @@ from jupyter_mcp.tools.calls import inputs
 from jupyter_mcp.tools.calls.events import ClientInfo, LogEvent, LogLevel, ProgressEvent
 from jupyter_mcp.tools.calls.gate import InputGate, KeyRing
 from jupyter_mcp.tools.calls.inputs import ElicitAnswer, InputRequest, RootsAnswer, SampleAnswer
-from jupyter_mcp.tools.components.base import Injected
+from jupyter_mcp.tools.components.base import Injected, Kind
 from jupyter_mcp.tools.errors import ToolError
 
 logger = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ class CallScope:
 
     call_id: str
     tool_name: str
+    """The name of the tool or prompt called, or the URI read."""
     client: ClientInfo | None
     request: ServerRequestContext[Any, Any] | None
     loop: asyncio.AbstractEventLoop
@@ -59,6 +60,9 @@ class CallScope:
     """Who ``ctx.ask_notebook_user`` asks (the server's approvals); ``None`` outside a server."""
     waiting_note: str | None = None
     """What the call waits for besides the client (the notebook user's approval): a task's statusMessage."""
+    kind: Kind = "tool"
+    started: float = 0.0
+    """``time.perf_counter()`` when the call started (its duration's origin)."""
 
 
 class NotebookUser(Protocol):

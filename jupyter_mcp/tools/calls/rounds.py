@@ -1,4 +1,4 @@
-"""Multi-round requests (2026 era): a call that needs input answers ``input_required`` and waits.
+"""Input rounds (2026 era): a call that needs the client's input answers ``input_required`` and waits.
 
 A notebook's server is one long-lived process, so the tool's coroutine (or its worker thread)
 simply stays suspended between the client's requests. ``requestState`` names the suspended call
@@ -19,6 +19,7 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 
 from jupyter_mcp.tools.calls.run import CallRun
+from jupyter_mcp.tools.settings import ServerSettings
 
 logger = logging.getLogger(__name__)
 
@@ -38,19 +39,19 @@ def invalid_state() -> MCPError:
 
 
 @dataclass
-class _Parked:
+class _Waiting:
     run: CallRun[Any]
     tool: str
     round: int
     timer: asyncio.TimerHandle
 
 
-class SuspendedCalls:
-    """Calls waiting for a client's answers, each resumable once per round, expiring after ``timeout``."""
+class InputRounds:
+    """Calls waiting for a client's answers, each resumable once per round, expiring after ``input_timeout``."""
 
-    def __init__(self, timeout: float) -> None:
-        self.timeout = timeout
-        self._parked: dict[str, _Parked] = {}
+    def __init__(self, settings: ServerSettings | None = None) -> None:
+        self.settings = settings or ServerSettings()
+        self._parked: dict[str, _Waiting] = {}
         self._rounds: dict[str, int] = {}
 
     def __len__(self) -> int:
@@ -60,8 +61,8 @@ class SuspendedCalls:
         """Keep ``run`` until its client retries; returns the (unsealed) ``requestState``."""
         number = self._rounds.get(run.call_id, 0) + 1
         self._rounds[run.call_id] = number
-        timer = asyncio.get_running_loop().call_later(self.timeout, self._expire, run.call_id, number)
-        self._parked[run.call_id] = _Parked(run, tool, number, timer)
+        timer = asyncio.get_running_loop().call_later(self.settings.input_timeout, self._expire, run.call_id, number)
+        self._parked[run.call_id] = _Waiting(run, tool, number, timer)
         run.task.add_done_callback(lambda _: self._forget(run.call_id))
         return f"{run.call_id}/{number}"
 
@@ -84,7 +85,7 @@ class SuspendedCalls:
         parked = self._parked.get(call_id)
         if parked is not None and parked.round == number:
             del self._parked[call_id]
-            parked.run.expire(self.timeout)
+            parked.run.expire(self.settings.input_timeout)
 
     def _forget(self, call_id: str) -> None:
         self._rounds.pop(call_id, None)

@@ -26,6 +26,7 @@ from pydantic import Field
 
 from jupyter_mcp.tools.calls.events import TaskCreated
 from jupyter_mcp.tools.calls.run import CallRun
+from jupyter_mcp.tools.settings import ServerSettings
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
@@ -132,7 +133,7 @@ class Task:
 
 
 class TaskStore:
-    """The server's tasks by id, kept ``retention`` seconds after they last changed.
+    """The server's tasks by id, kept ``task_retention`` seconds after they last changed.
 
     A task whose questions stay unanswered for ``input_timeout`` seconds expires (it ends
     ``cancelled``, and says why), like a 2026-era call whose client never retries.
@@ -141,13 +142,11 @@ class TaskStore:
     def __init__(
         self,
         on_created: Callable[[str, TaskCreated], None],
-        retention: float = 3600.0,
+        settings: ServerSettings | None = None,
         poll_interval: float = 0.5,
-        input_timeout: float = 600.0,
     ) -> None:
-        self.retention = retention
+        self.settings = settings or ServerSettings()
         self.poll_interval = poll_interval
-        self.input_timeout = input_timeout
         self._on_created = on_created
         self._tasks: dict[str, Task] = {}
 
@@ -164,7 +163,7 @@ class TaskStore:
             self._input_changed(task, bool(run.gate.pending()))
         run.task.add_done_callback(lambda _: task.settle())
         self._on_created(run.call_id, TaskCreated(task.task_id, task.created_at))
-        return {"resultType": "task", **task.envelope(self.retention, self.poll_interval)}
+        return {"resultType": "task", **task.envelope(self.settings.task_retention, self.poll_interval)}
 
     def _input_changed(self, task: Task, waiting: bool) -> None:
         task.updated_at = time.time()
@@ -173,10 +172,12 @@ class TaskStore:
             task.input_timer = None
         if waiting:
             loop = asyncio.get_running_loop()
-            task.input_timer = loop.call_later(self.input_timeout, task.run.expire, self.input_timeout)
+            task.input_timer = loop.call_later(
+                self.settings.input_timeout, task.run.expire, self.settings.input_timeout
+            )
 
     def _purge(self) -> None:
-        cutoff = time.time() - self.retention
+        cutoff = time.time() - self.settings.task_retention
         for task_id in [t.task_id for t in self._tasks.values() if t.outcome is not None and t.updated_at < cutoff]:
             del self._tasks[task_id]
 
@@ -184,7 +185,7 @@ class TaskStore:
 
     async def get(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
         task = self._find(ctx, params)
-        return {"resultType": "complete", **task.detailed(self.retention, self.poll_interval)}
+        return {"resultType": "complete", **task.detailed(self.settings.task_retention, self.poll_interval)}
 
     async def update(self, ctx: ServerRequestContext[Any, Any], params: TaskUpdateParams) -> dict[str, Any]:
         task = self._find(ctx, params)

@@ -15,6 +15,7 @@ from typing import Any, Literal, TypedDict
 import mcp_types as mt
 
 from jupyter_mcp.tools.errors import ToolDefinitionError
+from jupyter_mcp.tools.settings import ServerSettings
 
 RunOn = Literal["worker", "main"]
 TaskSupport = Literal["optional", "required"]
@@ -92,11 +93,10 @@ OPTION_HELP: dict[str, str] = {
     "annotations": "Behaviour hints: readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
     "timeout": "Seconds before the call fails with a timeout.",
     "output_schema": "JSON schema of structured results; None infers it from the return annotation, False omits it.",
-    "strict": "Reject argument type mismatches instead of coercing ('10' -> 10).",
+    "strict": ServerSettings.help("strict") + " (default: the server's strict setting)",
     "run_on": "'worker' (a thread; the default) or 'main' (the kernel's main thread, between cells).",
     "input_schema": "A JSON schema advertised exactly as given ($schema, $defs kept) and checked on every call.",
-    "result_budget": "Bytes a result may take as sent (500000, '500kB', '2MB'); above it clients get a preview "
-    "and a result:// link to the full value (default: the server's budget).",
+    "result_budget": ServerSettings.help("result_budget") + " (default: the server's result_budget)",
     "confirm": "Each client call waits for the notebook user to allow it (None follows the server's confirm setting).",
     "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
     "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",

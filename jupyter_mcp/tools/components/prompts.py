@@ -21,18 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Unpack
 
 import mcp_types as mt
-from pydantic import ValidationError
 
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.completions import completers_for
+from jupyter_mcp.tools.components.component import Component, common_fields
 from jupyter_mcp.tools.components.content import Audio, File, Image
-from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction, bound_call, parse_function
+from jupyter_mcp.tools.components.function import BoundCall, parse_function
 from jupyter_mcp.tools.components.options import PROMPT_OPTION_HELP, Completer, PromptOptions, RunOn, check_option_keys
 from jupyter_mcp.tools.components.registry import Registry
 from jupyter_mcp.tools.components.results import as_block, text, to_json_text
 from jupyter_mcp.tools.components.schema import dereference
-from jupyter_mcp.tools.components.tool import TAGS_META_KEY, format_validation_error
-from jupyter_mcp.tools.errors import ToolArgumentsError
 
 Role = Literal["user", "assistant"]
 _CONTENT = (mt.TextContent, mt.ImageContent, mt.AudioContent, mt.ResourceLink, mt.EmbeddedResource)
@@ -91,17 +89,11 @@ def to_messages(value: Any) -> list[mt.PromptMessage]:
 
 
 @dataclass(eq=False, kw_only=True)
-class Prompt:
+class Prompt(Component):
     """A function served as an MCP prompt. Build one with ``Prompt.from_function(fn, **options)``."""
 
-    parsed: ParsedFunction
-    name: str
-    title: str | None = None
-    description: str | None = None
-    tags: frozenset[str] = frozenset()
-    meta: dict[str, Any] | None = None
-    icons: list[mt.Icon] | None = None
-    enabled: bool = True
+    kind: ClassVar[Kind] = "prompt"
+
     completers: dict[str, Completer] = field(default_factory=dict)
 
     run_on: ClassVar[RunOn] = "worker"
@@ -112,31 +104,11 @@ class Prompt:
         """Parse ``fn`` and apply the options (``PromptOptions``); raises ``ToolDefinitionError`` on bad input."""
         check_option_keys(options, PROMPT_OPTION_HELP, "prompt")
         parsed = parse_function(fn, name=options.get("name"), noun="prompt")
-        description, meta, icons = options.get("description"), options.get("meta"), options.get("icons")
         arguments = [param.name for param in parsed.parameters]
         return cls(
-            parsed=parsed,
-            name=parsed.name,
-            title=options.get("title"),
-            description=description if description is not None else parsed.description,
-            tags=frozenset(options.get("tags") or ()),
-            meta=dict(meta) if meta else None,
-            icons=[i if isinstance(i, mt.Icon) else mt.Icon.model_validate(dict(i)) for i in icons] if icons else None,
-            enabled=options.get("enabled", True),
+            **common_fields(parsed, options),
             completers=completers_for(parsed, options.get("completer"), arguments, f"prompt {parsed.name!r}"),
         )
-
-    @property
-    def key(self) -> str:
-        return self.name
-
-    @property
-    def fn(self) -> Callable[..., Any]:
-        return self.parsed.fn
-
-    @property
-    def is_async(self) -> bool:
-        return self.parsed.is_async
 
     @property
     def arguments(self) -> list[mt.PromptArgument]:
@@ -155,28 +127,20 @@ class Prompt:
 
     def to_mcp(self) -> mt.Prompt:
         """The ``prompts/list`` entry."""
-        meta = dict(self.meta or {})
-        if self.tags:
-            meta[TAGS_META_KEY] = sorted(self.tags)
         return mt.Prompt(
             name=self.name,
             title=self.title,
             description=self.description or "",
             arguments=self.arguments,
             icons=self.icons,
-            meta=meta or None,
+            meta=self.listing_meta(),
         )
 
     def bind(self, arguments: Mapping[str, Any] | None, injected: Mapping[str, Any]) -> BoundCall:
         """Parse and validate the string arguments; ``ToolArgumentsError`` names each bad one."""
         properties = dereference(self.parsed.input_schema).get("properties", {})
         data = {name: _parsed(value, properties.get(name, {})) for name, value in (arguments or {}).items()}
-        try:
-            validated = self.parsed.arguments_model.model_validate(data)
-        except ValidationError as exc:
-            names = [param.name for param in self.parsed.parameters]
-            raise ToolArgumentsError(format_validation_error(self.name, exc, names, noun="prompt")) from None
-        return bound_call(self.parsed, validated, injected)
+        return self.validated(data, injected)
 
     def messages(self, value: Any) -> list[mt.PromptMessage]:
         return to_messages(value)

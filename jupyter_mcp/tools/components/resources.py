@@ -29,8 +29,9 @@ from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 from pydantic import ValidationError
 
 from jupyter_mcp.tools.components.base import Kind
+from jupyter_mcp.tools.components.component import Component, common_fields
 from jupyter_mcp.tools.components.contents import ResourceContents, mime_for_annotation, to_contents
-from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction, bound_call, parse_function
+from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction, parse_function
 from jupyter_mcp.tools.components.options import (
     RESOURCE_OPTION_HELP,
     Completer,
@@ -39,7 +40,6 @@ from jupyter_mcp.tools.components.options import (
     check_option_keys,
 )
 from jupyter_mcp.tools.components.registry import Registry
-from jupyter_mcp.tools.components.tool import TAGS_META_KEY, format_validation_error
 from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError
 
 _WILDCARD = re.compile(r"\{([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\*\}")
@@ -47,50 +47,33 @@ _WILDCARD = re.compile(r"\{([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\*\}")
 
 
 @dataclass(eq=False, kw_only=True)
-class _Readable:
-    """What resources and templates share: the function, identity, presentation and visibility."""
+class _Readable(Component):
+    """What resources and templates add to a component: a MIME type, hints for clients, contents."""
 
-    parsed: ParsedFunction
-    name: str
-    title: str | None = None
-    description: str | None = None
+    kind: ClassVar[Kind] = "resource"
+
     mime_type: str | None = None
-    tags: frozenset[str] = frozenset()
-    meta: dict[str, Any] | None = None
-    icons: list[mt.Icon] | None = None
     annotations: mt.Annotations | None = None
-    enabled: bool = True
 
     run_on: ClassVar[RunOn] = "worker"
     timeout: ClassVar[float | None] = None
     is_template: ClassVar[bool]
 
-    @property
-    def key(self) -> str:
-        raise NotImplementedError
-
-    @property
-    def fn(self) -> Callable[..., Any]:
-        return self.parsed.fn
-
-    @property
-    def is_async(self) -> bool:
-        return self.parsed.is_async
-
-    def _listing_meta(self) -> dict[str, Any] | None:
-        meta = dict(self.meta or {})
-        if self.tags:
-            meta[TAGS_META_KEY] = sorted(self.tags)
-        return meta or None
+    def _listed(self) -> dict[str, Any]:
+        """What a listing entry says besides the URI (or URI template)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "mime_type": self.mime_type,
+            "icons": self.icons,
+            "annotations": self.annotations,
+            "meta": self.listing_meta(),
+        }
 
     def bind(self, values: Mapping[str, Any], injected: Mapping[str, Any]) -> BoundCall:
         """Coerce matched URI values to the function's annotations; ``ToolArgumentsError`` names each bad one."""
-        try:
-            validated = self.parsed.arguments_model.model_validate(dict(values))
-        except ValidationError as exc:
-            names = [param.name for param in self.parsed.parameters]
-            raise ToolArgumentsError(format_validation_error(self.key, exc, names, noun="resource")) from None
-        return bound_call(self.parsed, validated, injected)
+        return self.validated(values, injected)
 
     def contents(self, value: Any, uri: str) -> list[ResourceContents]:
         """The ``contents`` of a read of ``uri`` that returned ``value``."""
@@ -110,16 +93,7 @@ class Resource(_Readable):
 
     def to_mcp(self) -> mt.Resource:
         """The ``resources/list`` entry."""
-        return mt.Resource(
-            uri=self.uri,
-            name=self.name,
-            title=self.title,
-            description=self.description,
-            mime_type=self.mime_type,
-            icons=self.icons,
-            annotations=self.annotations,
-            meta=self._listing_meta(),
-        )
+        return mt.Resource(uri=self.uri, **self._listed())
 
 
 @dataclass(eq=False, kw_only=True)
@@ -152,16 +126,7 @@ class ResourceTemplate(_Readable):
 
     def to_mcp(self) -> mt.ResourceTemplate:
         """The ``resources/templates/list`` entry."""
-        return mt.ResourceTemplate(
-            uri_template=self.uri_template,
-            name=self.name,
-            title=self.title,
-            description=self.description,
-            mime_type=self.mime_type,
-            icons=self.icons,
-            annotations=self.annotations,
-            meta=self._listing_meta(),
-        )
+        return mt.ResourceTemplate(uri_template=self.uri_template, **self._listed())
 
 
 AnyResource = Resource | ResourceTemplate
@@ -199,18 +164,10 @@ def _completers(
 
 
 def _common(parsed: ParsedFunction, options: ResourceOptions) -> dict[str, Any]:
-    description, meta, icons = options.get("description"), options.get("meta"), options.get("icons")
     return {
-        "parsed": parsed,
-        "name": parsed.name,
-        "title": options.get("title"),
-        "description": description if description is not None else parsed.description,
+        **common_fields(parsed, options),
         "mime_type": options.get("mime_type") or mime_for_annotation(parsed.return_annotation),
-        "tags": frozenset(options.get("tags") or ()),
-        "meta": dict(meta) if meta else None,
-        "icons": [i if isinstance(i, mt.Icon) else mt.Icon.model_validate(dict(i)) for i in icons] if icons else None,
         "annotations": _annotations(options.get("annotations")),
-        "enabled": options.get("enabled", True),
     }
 
 

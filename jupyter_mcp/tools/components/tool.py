@@ -3,27 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import Any, Literal, Unpack
+from typing import Any, ClassVar, Literal, Unpack
 
 import jsonschema
 import mcp_types as mt
 from pydantic import ValidationError
 
+from jupyter_mcp.tools.components.base import Kind
+from jupyter_mcp.tools.components.component import Component, common_fields
 from jupyter_mcp.tools.components.content import ToolResult
-from jupyter_mcp.tools.components.function import WRAP_RESULT_KEY, BoundCall, ParsedFunction, bound_call, parse_function
+from jupyter_mcp.tools.components.function import WRAP_RESULT_KEY, BoundCall, ParsedFunction, parse_function
 from jupyter_mcp.tools.components.headers import with_param_headers
 from jupyter_mcp.tools.components.options import INFER, OPTION_HELP, RunOn, TaskSupport, ToolOptions, check_option_keys
 from jupyter_mcp.tools.components.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.components.schema import dereference
 from jupyter_mcp.tools.components.verbatim import VerbatimSchema
-from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError, ToolOutputError
+from jupyter_mcp.tools.errors import ToolDefinitionError, ToolOutputError
 from jupyter_mcp.tools.sizes import parse_budget
 
-TAGS_META_KEY = "jupyter-mcp/tags"
 _ANNOTATION_KEYS = {
     "title": "title",
     "readOnlyHint": "read_only_hint",
@@ -33,26 +33,20 @@ _ANNOTATION_KEYS = {
 }
 
 
-@dataclasses.dataclass(eq=False)
-class Tool:
+@dataclasses.dataclass(eq=False, kw_only=True)
+class Tool(Component):
     """A function served as an MCP tool.
 
     Build one with ``Tool.from_function(fn, **options)``; a server or registry holds it.
     Schemas are computed once; ``to_mcp()`` is what ``tools/list`` advertises.
     """
 
-    parsed: ParsedFunction
-    name: str
-    title: str | None = None
-    description: str | None = None
-    tags: frozenset[str] = frozenset()
-    meta: dict[str, Any] | None = None
-    icons: list[mt.Icon] | None = None
+    kind: ClassVar[Kind] = "tool"
+
     annotations: mt.ToolAnnotations | None = None
     timeout: float | None = None
     output_schema: dict[str, Any] | None = None
     wrap_result: bool = False
-    enabled: bool = True
     strict: bool | None = None
     """``None`` follows the server's ``strict`` setting."""
     run_on: RunOn = "worker"
@@ -76,22 +70,14 @@ class Tool:
         schema, wrap = _resolve_output_schema(parsed, options.get("output_schema", INFER))
         timeout, run_on = options.get("timeout"), options.get("run_on", "worker")
         _check_options(parsed.name, timeout, run_on)
-        description, meta, icons = options.get("description"), options.get("meta"), options.get("icons")
         verbatim = VerbatimSchema.for_function(parsed, given_schema) if given_schema is not None else None
         headers = options.get("headers")
         return cls(
-            parsed=parsed,
-            name=parsed.name,
-            title=options.get("title"),
-            description=description if description is not None else parsed.description,
-            tags=frozenset(options.get("tags") or ()),
-            meta=dict(meta) if meta else None,
-            icons=[_icon(i) for i in icons] if icons else None,
+            **common_fields(parsed, options),
             annotations=_annotations(options.get("annotations")),
             timeout=timeout,
             output_schema=schema,
             wrap_result=wrap,
-            enabled=options.get("enabled", True),
             strict=options.get("strict"),
             run_on=run_on,
             confirm=options.get("confirm"),
@@ -100,19 +86,6 @@ class Tool:
             task=_task_support(parsed.name, options.get("task", False)),
             param_headers=_param_headers(parsed.name, verbatim.schema if verbatim else parsed.input_schema, headers),
         )
-
-    @property
-    def key(self) -> str:
-        """What the registry files it under: the name."""
-        return self.name
-
-    @property
-    def fn(self) -> Callable[..., Any]:
-        return self.parsed.fn
-
-    @property
-    def is_async(self) -> bool:
-        return self.parsed.is_async
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -136,9 +109,6 @@ class Tool:
         return self._build_mcp(lambda s: s)
 
     def _build_mcp(self, transform: Callable[[dict[str, Any]], dict[str, Any]]) -> mt.Tool:
-        meta = dict(self.meta or {})
-        if self.tags:
-            meta[TAGS_META_KEY] = sorted(self.tags)
         return mt.Tool(
             name=self.name,
             title=self.title,
@@ -147,26 +117,17 @@ class Tool:
             output_schema=transform(self.output_schema) if self.output_schema is not None else None,
             icons=self.icons,
             annotations=self.annotations,
-            meta=meta or None,
+            meta=self.listing_meta(),
         )
 
     # ---- calling ---------------------------------------------------------------------------------
 
     def bind(self, arguments: Mapping[str, Any] | None, *, strict: bool, injected: Mapping[str, Any]) -> BoundCall:
         """Validate client arguments; raises ``ToolArgumentsError`` naming each bad parameter."""
-        model = self.parsed.arguments_model
         data = dict(arguments or {})
         if self.verbatim is not None:
             self.verbatim.check(self.name, data)
-        try:
-            if strict:
-                validated = model.model_validate_json(json.dumps(jsonable(data)), strict=True)
-            else:
-                validated = model.model_validate(data)
-        except ValidationError as exc:
-            names = [param.name for param in self.parsed.parameters]
-            raise ToolArgumentsError(format_validation_error(self.name, exc, names)) from None
-        return bound_call(self.parsed, validated, injected)
+        return self.validated(data, injected, strict=strict)
 
     def convert(self, value: Any) -> Converted:
         """Turn a return value into content + structuredContent; ``ToolOutputError`` on mismatch."""
@@ -218,44 +179,10 @@ class Tool:
             )
 
 
-def format_validation_error(
-    tool_name: str, exc: ValidationError, parameters: Sequence[str] = (), *, noun: str = "tool"
-) -> str:
-    """``Invalid arguments for tool 'x':`` then one line per bad parameter with what was expected.
-
-    An argument the tool does not take is named, with the closest real parameter when one is near.
-    ``noun`` says what was called ("tool", "prompt", "resource template").
-    """
-    lines = [f"Invalid arguments for {noun} {tool_name!r}:"]
-    for error in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
-        if error["type"] == "extra_forbidden" and len(error["loc"]) == 1:
-            lines.append(f"- {where}: {_unexpected(str(error['loc'][0]), parameters, noun)}")
-            continue
-        message = error["msg"]
-        if error["type"] != "missing" and "input" in error:
-            message += f" (got {_short(error['input'])})"
-        lines.append(f"- {where}: {message}")
-    return "\n".join(lines)
-
-
-def _unexpected(name: str, parameters: Sequence[str], noun: str) -> str:
-    if not parameters:
-        return f"unexpected argument: this {noun} takes no arguments"
-    close = difflib.get_close_matches(name, parameters, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    return f"unexpected argument ({hint}this {noun} takes {', '.join(map(repr, parameters))})"
-
-
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors(include_url=False)[0]
     where = ".".join(str(part) for part in error["loc"])
     return f"{where}: {error['msg']}" if where else str(error["msg"])
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    rendered = repr(value)
-    return rendered if len(rendered) <= limit else rendered[: limit - 3] + "..."
 
 
 def _resolve_output_schema(
@@ -311,7 +238,3 @@ def _annotations(value: mt.ToolAnnotations | Mapping[str, Any] | None) -> mt.Too
     if unknown:
         raise ToolDefinitionError(f"unknown tool annotation(s) {sorted(unknown)}; known: {', '.join(_ANNOTATION_KEYS)}")
     return mt.ToolAnnotations.model_validate(dict(value))
-
-
-def _icon(value: mt.Icon | Mapping[str, Any]) -> mt.Icon:
-    return value if isinstance(value, mt.Icon) else mt.Icon.model_validate(dict(value))

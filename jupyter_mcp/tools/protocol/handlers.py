@@ -29,8 +29,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
-from jupyter_mcp.tools.calls.path import CallPath
-from jupyter_mcp.tools.calls.rounds import SuspendedCalls, state_boundary
+from jupyter_mcp.tools.calls.path import CallPath, Origin
+from jupyter_mcp.tools.calls.rounds import InputRounds, state_boundary
 from jupyter_mcp.tools.calls.tasks import TASKS_EXTENSION, TaskParams, TaskStore, TaskUpdateParams
 from jupyter_mcp.tools.components.completions import complete
 from jupyter_mcp.tools.components.prompts import PromptRegistry
@@ -46,6 +46,7 @@ from jupyter_mcp.tools.protocol.checks import explain_invalid_params
 from jupyter_mcp.tools.protocol.flow import CallFlow
 from jupyter_mcp.tools.protocol.listcache import ListCache
 from jupyter_mcp.tools.protocol.sessions import ClientTracker, ThreadSafeBus, client_info_of, subscriptions_of
+from jupyter_mcp.tools.settings import ServerSettings
 
 Ctx = ServerRequestContext[Any, Any]
 T = TypeVar("T")
@@ -63,15 +64,11 @@ class Served(Protocol):
     calls: CallPath
     flow: CallFlow
     tasks: TaskStore
-    suspended: SuspendedCalls
+    rounds: InputRounds
+    settings: ServerSettings
     bus: ThreadSafeBus
     clients_tracker: ClientTracker
     list_cache: ListCache
-
-    @property
-    def dereference_schemas(self) -> bool: ...
-    @property
-    def page_size(self) -> int | None: ...
 
 
 class _LowLevelServer(Server[Any]):
@@ -136,7 +133,7 @@ def build_lowlevel(server: Served, name: str, version: str, instructions: str | 
     lowlevel.add_request_handler("tasks/update", TaskUpdateParams, server.tasks.update)
     lowlevel.add_request_handler("tasks/cancel", TaskParams, server.tasks.cancel)
     # The default OpenTelemetry middleware costs ~5% per call with no exporter; tracking replaces it.
-    boundary = state_boundary(name, server.suspended.timeout)
+    boundary = state_boundary(name, server.settings.input_timeout)
     lowlevel.middleware = [server.clients_tracker, explain_invalid_params, server.list_cache, boundary]
     return lowlevel
 
@@ -151,12 +148,12 @@ class Handlers:
 
     async def list_tools(self, ctx: Ctx, params: mt.PaginatedRequestParams | None) -> mt.ListToolsResult:
         page, cursor = self._page(self.server.registry.visible(), params)
-        deref = self.server.dereference_schemas
+        deref = self.server.settings.dereference_schemas
         return mt.ListToolsResult(tools=[t.to_mcp(dereference_schemas=deref) for t in page], next_cursor=cursor)
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self.server.registry.get(name)
-        return tool.to_mcp(dereference_schemas=self.server.dereference_schemas).input_schema if tool else None
+        return tool.to_mcp(dereference_schemas=self.server.settings.dereference_schemas).input_schema if tool else None
 
     # ---- resources -------------------------------------------------------------------------------
 
@@ -174,7 +171,7 @@ class Handlers:
 
     async def read_resource(self, ctx: Ctx, params: mt.ReadResourceRequestParams) -> mt.ReadResourceResult:
         try:
-            return await self.server.calls.read_resource(params.uri, request=ctx, client=client_info_of(ctx))
+            return await self.server.calls.read_resource(params.uri, Origin(ctx, client_info_of(ctx)))
         except ToolError as exc:
             raise protocol_error(exc, ctx.protocol_version) from None
 
@@ -236,7 +233,7 @@ class Handlers:
 
     def _page(self, items: Sequence[T], params: mt.PaginatedRequestParams | None) -> tuple[Sequence[T], str | None]:
         start = _decode_cursor(params.cursor if params is not None else None)
-        size = self.server.page_size
+        size = self.server.settings.page_size
         end = len(items) if size is None else start + size
         return items[start:end], _encode_cursor(end) if end < len(items) else None
 
