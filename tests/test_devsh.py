@@ -25,11 +25,11 @@ def digests() -> dict[str, str]:
     return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(NOTEBOOKS.glob("*.ipynb"))}
 
 
-def lab_server(runtime: Path, process: subprocess.Popen[str]) -> dict[str, str]:
+def lab_server(runtime: Path, process: subprocess.Popen[str], log: Path) -> dict[str, str]:
     """JupyterLab's server file, once ``dev.sh run`` says it is ready."""
     deadline = time.monotonic() + READY
     while time.monotonic() < deadline:
-        assert process.poll() is None, f"./dev.sh run exited with {process.returncode}"
+        assert process.poll() is None, f"./dev.sh run exited with {process.returncode}:\n{log.read_text()[-3000:]}"
         files = list(runtime.glob("jpserver-*.json"))
         if files:
             with contextlib.suppress(ValueError):
@@ -56,12 +56,12 @@ def test_dev_sh_run_serves_copies_so_autosave_leaves_the_repository_alone(tmp_pa
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=(tmp_path / "dev.log").open("w"),
         text=True,
         start_new_session=True,
     )
     try:
-        server = lab_server(tmp_path / "runtime", process)
+        server = lab_server(tmp_path / "runtime", process, tmp_path / "dev.log")
         assert Path(server["root_dir"]) == ROOT / ".venv" / "demo"
         # What JupyterLab's autosave does with the open quickstart: save it, outputs and all.
         address = f"{server['url']}api/contents/01-quickstart.ipynb"
@@ -73,7 +73,8 @@ def test_dev_sh_run_serves_copies_so_autosave_leaves_the_repository_alone(tmp_pa
         assert "edited in the lab" in (ROOT / ".venv" / "demo" / "01-quickstart.ipynb").read_text()
         assert digests() == before
     finally:
-        os.killpg(process.pid, signal.SIGINT)  # one Ctrl-C: dev.sh stops both servers
+        with contextlib.suppress(ProcessLookupError):  # it may have exited (and said why) already
+            os.killpg(process.pid, signal.SIGINT)  # one Ctrl-C: dev.sh stops both servers
         try:
             process.wait(60)
         except subprocess.TimeoutExpired:
