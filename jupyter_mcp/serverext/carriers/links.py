@@ -93,52 +93,47 @@ class Link:
 
 
 class ZmqLink(Link):
-    """ZeroMQ sockets of the kernel's connection (a kernel this Jupyter server's kernel manager runs)."""
+    """ZeroMQ sockets of the kernel's connection (a kernel this Jupyter server's kernel manager runs),
+    as the kernel manager hands them out: ``ZMQStream``s on the server's loop."""
 
     def __init__(self, kernel_manager: Any) -> None:
         own = kernel_manager.session
         super().__init__(Session(config=own.config, key=own.key, signature_scheme=own.signature_scheme))
         self.kernel_manager = kernel_manager
-        self._sockets: dict[str, Any] = {}
-        self._readers: list[asyncio.Task[None]] = []
+        self._streams: dict[str, Any] = {}
 
     async def start(self) -> None:
         manager = self.kernel_manager
-        self._sockets = {
+        self._streams = {
             "control": manager.connect_control(),
             "shell": manager.connect_shell(),
             "iopub": manager.connect_iopub(),
         }
-        self._sockets["iopub"].setsockopt(zmq.UNSUBSCRIBE, b"")
-        loop = asyncio.get_running_loop()
-        self._readers = [loop.create_task(self._read(name, socket)) for name, socket in self._sockets.items()]
+        self._streams["iopub"].socket.setsockopt(zmq.UNSUBSCRIBE, b"")
+        for name, stream in self._streams.items():
+            stream.on_recv(lambda parts, channel=name: self._read(channel, parts), copy=False)
 
     def subscribe(self, topic: bytes) -> None:
-        self._sockets["iopub"].setsockopt(zmq.SUBSCRIBE, topic)
+        self._streams["iopub"].socket.setsockopt(zmq.SUBSCRIBE, topic)
 
     def send(self, channel: str, msg: Message, buffers: Sequence[bytes] = ()) -> None:
-        self.session.send(self._sockets[channel], msg, buffers=list(buffers))
+        self.session.send(self._streams[channel], msg, buffers=list(buffers))
 
-    async def _read(self, channel: str, socket: Any) -> None:
+    def _read(self, channel: str, parts: list[Any]) -> None:
         try:
-            while True:
-                parts = await socket.recv_multipart(copy=False)
-                _, frames = self.session.feed_identities(parts, copy=False)
-                msg = self.session.deserialize(frames, content=True, copy=False)
-                msg["buffers"] = [bytes(buffer) for buffer in msg.get("buffers", [])]
-                self._received(channel, msg)
-        except (zmq.ZMQError, asyncio.CancelledError):
-            return  # closed
-        except Exception as error:
-            logger.warning("the kernel channel's %s reader stopped: %s", channel, error)
-            self._lose(f"reading the kernel's {channel} channel failed ({error})")
+            _, frames = self.session.feed_identities(parts, copy=False)
+            msg = self.session.deserialize(frames, content=True, copy=False)
+        except Exception as error:  # a message that is not one (or not signed with the kernel's key)
+            logger.warning("ignored a malformed message on the kernel's %s channel: %s", channel, error)
+            return
+        msg["buffers"] = [bytes(buffer) for buffer in msg.get("buffers", [])]
+        self._received(channel, msg)
 
     def close(self) -> None:
-        for reader in self._readers:
-            reader.cancel()
-        for socket in self._sockets.values():
-            socket.close(linger=0)
-        self._sockets, self._readers = {}, []
+        for stream in self._streams.values():
+            if not stream.closed():
+                stream.close(linger=0)
+        self._streams = {}
 
 
 class GatewayLink(Link):

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
@@ -22,6 +22,9 @@ from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.serverext.carriers.base import Carrier, HttpCarrier
 from jupyter_mcp.serverext.carriers.kernel import KernelCarrier, NoServer
 from jupyter_mcp.serverext.carriers.links import GatewayLink, Link, ZmqLink
+
+if TYPE_CHECKING:
+    from jupyter_events import EventLogger
 
 logger = logging.getLogger(__name__)
 
@@ -117,8 +120,11 @@ class Carriers:
             carrier.lose(why)
             carrier.close()
 
-    async def kernel_action(self, _logger: object, _schema: str, data: dict[str, Any]) -> None:
-        """jupyter_server's kernel-action event: a restarted or shut-down kernel loses its channel."""
+    async def kernel_action(self, logger: EventLogger, schema_id: str, data: dict[str, Any]) -> None:
+        """jupyter_server's kernel-action event: a restarted or shut-down kernel loses its channel.
+
+        (jupyter_events passes ``logger``, ``schema_id`` and ``data`` by name.)
+        """
         kernel_id = data.get("kernel_id")
         if kernel_id and data.get("action") in ("restart", "shutdown") and kernel_id in self._channels:
             self.forget(
