@@ -3,8 +3,9 @@
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
 skipped and removed on the way). CARRIER says how a notebook's tools are reached: ``http`` (its URL),
 or ``kernel``: over the kernel's own messaging only (``JupyterMCP.transport = "kernel"``), through
-the Jupyter server that runs the kernel (``/mcp/notebooks/<path>``). With ``--hub``: every user's on a JupyterHub, for an instructor
-(the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+the Jupyter server that runs the kernel (``/mcp/notebooks/<path>``). With ``--hub``: every user's
+on a JupyterHub, for an instructor (the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes
+list:users, read:servers, access:servers).
 """
 
 from __future__ import annotations

@@ -82,7 +82,10 @@ def test_list_says_which_carrier_reaches_a_notebook(runtime_dir: Path) -> None:
     result = cli("list", runtime=runtime_dir)
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[1] == f"/home/me/pod.ipynb  5e6f7a8b  kernel   -    add    -          -        {stamp(STARTED)}"
+    assert (
+        result.stdout.splitlines()[1]
+        == f"/home/me/pod.ipynb  5e6f7a8b  kernel   -    add    -          -        {stamp(STARTED)}"
+    )
     (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
     assert (record["transport"], record["url"]) == ("kernel", "")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -42,8 +43,8 @@ class LabKernel:
     def __init__(self, socket: WebSocketClientConnection) -> None:
         self.socket = socket
         self.session = Session(key=b"")
-        self.seen_binary = 0
-        """Messages with buffers this front end received (the kernel channel's bodies are such)."""
+        self.comm_messages = 0
+        """Comm messages this front end received (the kernel channel's answers go to every front end)."""
 
     @classmethod
     async def connect(cls, server_url: str, kernel_id: str, token: str) -> LabKernel:
@@ -51,12 +52,12 @@ class LabKernel:
         socket = await websocket_connect(HTTPRequest(url, headers={"Authorization": f"token {token}"}))
         return cls(socket)
 
-    async def run(self, code: str, timeout: float = 60) -> str:
+    async def run(self, code: str, within: float = 60) -> str:
         """Execute a cell; fail on an error or a closed websocket; return its stdout."""
         msg = self.session.msg("execute_request", {"code": textwrap.dedent(code), "silent": False})
         await self.socket.write_message(json.dumps({**msg, "channel": "shell"}, default=json_default))
         output: list[str] = []
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(within):
             while True:
                 reply = await self._next()
                 if reply.get("parent_header", {}).get("msg_id") != msg["header"]["msg_id"]:
@@ -81,12 +82,9 @@ class LabKernel:
         data = await self.socket.read_message()
         if data is None:
             raise AssertionError("the kernel's websocket closed (as JupyterLab's would have)")
-        if isinstance(data, bytes):
-            self.seen_binary += 1
-            message: dict[str, Any] = deserialize_binary_message(data)
-            return message
-        decoded: dict[str, Any] = json.loads(data)
-        return decoded
+        message: dict[str, Any] = deserialize_binary_message(data) if isinstance(data, bytes) else json.loads(data)
+        self.comm_messages += message.get("msg_type") == "comm_msg"
+        return message
 
     def close(self) -> None:
         self.socket.close()
@@ -111,18 +109,20 @@ class KernelGateway:
             "--KernelGatewayApp.port_retries=0",
         ]
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(  # noqa: S603 - the venv's own console script
+            self.process = subprocess.Popen(
                 command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=home
             )
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
-        request = urllib.request.Request(f"{self.url}/api/kernelspecs", headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"{self.url}/api/kernelspecs", headers={"Authorization": f"token {self.token}"}
+        )
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the kernel gateway exited:\n{self.log.read_text()[-3000:]}")
             try:
-                with urllib.request.urlopen(request, timeout=2) as response:  # noqa: S310 - loopback
+                with urllib.request.urlopen(request, timeout=2) as response:
                     if response.status == 200:
                         return
             except OSError:
@@ -133,12 +133,8 @@ class KernelGateway:
         """Stop the gateway and every kernel it started (its process group)."""
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.process.wait(10)

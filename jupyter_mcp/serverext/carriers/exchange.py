@@ -17,7 +17,7 @@ from http import HTTPStatus
 from typing import Any
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp._wire.frames import PIECE, RequestFrame, pieces
+from jupyter_mcp._wire.frames import PIECE, RequestFrame, from_text, pieces
 
 _SSE = "text/event-stream"
 _JSONRPC_SERVER_ERROR = -32000
@@ -28,7 +28,9 @@ Send = Callable[[RequestFrame, list[bytes]], None]
 class ChannelExchange:
     """A request to a kernel's app over its messaging; ``send`` the frames with ``send_frame``."""
 
-    def __init__(self, send_frame: Send, method: str, target: str, headers: Iterable[tuple[str, str]]) -> None:
+    def __init__(
+        self, send_frame: Send, method: str, target: str, headers: Iterable[tuple[str, str]], *, text: bool = False
+    ) -> None:
         self.id = uuid.uuid4().hex
         self._send_frame = send_frame
         self._head: RequestFrame = {
@@ -38,6 +40,8 @@ class ChannelExchange:
             "target": target,
             "headers": [[name, value] for name, value in headers],
         }
+        if text:
+            self._head["text"] = True
         self._body: list[bytes] = []
         self._sent = False
         self._next_seq = 0
@@ -89,8 +93,9 @@ class ChannelExchange:
         if not self._answer.done():
             headers = [(str(name).lower(), str(value)) for name, value in frame.get("headers", [])]
             self._answer.set_result((int(frame.get("status", 502)), headers))
-        for buffer in buffers:
-            self._pieces.put_nowait(buffer)
+        for piece in [*buffers, from_text(frame)]:  # type: ignore[arg-type]
+            if piece:
+                self._pieces.put_nowait(piece)
         if not frame.get("more"):
             self._pieces.put_nowait(None)
             self._finish()

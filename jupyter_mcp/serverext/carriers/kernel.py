@@ -93,7 +93,7 @@ class KernelCarrier:
     async def open(self, method: str, target: str, headers: Iterable[tuple[str, str]]) -> ChannelExchange:
         if self.lost is not None:
             raise HttpError(self.lost, sent=False)
-        exchange = ChannelExchange(self._send, method, target, headers)
+        exchange = ChannelExchange(self._send, method, target, headers, text=self.link.text_bodies)
         exchange.on_done = self._done
         self._exchanges[exchange.id] = exchange
         if self._watch is None or self._watch.done():

@@ -32,6 +32,9 @@ over the limit would close the link."""
 class Link:
     """What both links share: messages from a session of their own, replies matched to requests."""
 
+    text_bodies = False
+    """Whether answers must carry their bodies as text, not buffers (``_wire.frames`` says why)."""
+
     def __init__(self, session: Session) -> None:
         self.session = session
         self.on_message: Callable[[str, Message], None] = lambda channel, msg: None
@@ -140,8 +143,12 @@ class GatewayLink(Link):
     """The websocket of a Kernel or Enterprise Gateway (``GatewayClient``'s URL, headers and TLS options).
 
     Messages with buffers go as binary frames (the websocket's legacy binary format); the gateway
-    signs what it forwards to the kernel, so this session signs nothing.
+    signs what it forwards to the kernel, so this session signs nothing. Answers come with their
+    bodies as text: the Jupyter server relays the same IOPub to JupyterLab and cannot pass binary
+    frames on.
     """
+
+    text_bodies = True
 
     def __init__(self, kernel_id: str) -> None:
         super().__init__(Session(key=b""))

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message
 
-from jupyter_mcp._wire.frames import PIECE, ResponseFrame, pieces
+from jupyter_mcp._wire.frames import PIECE, ResponseFrame, as_text, pieces
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +46,8 @@ class _Exchange:
     seq: int = 0
     head: ResponseFrame | None = None
     head_timer: asyncio.TimerHandle | None = None
+    text: bool = False
+    """Body pieces go as text in the frames (the request asked: a gateway relays the answers)."""
     started: bool = False
     ended: bool = False
     task: asyncio.Task[None] | None = None
@@ -104,7 +106,7 @@ class MessageExchanges:
             self._send({"op": "hello", "id": request_id, "protocol": 1, "info": self._hello()}, [], reply_to)
 
     def _start(self, key: Key, frame: dict[str, Any], body: bytes, reply_to: object) -> None:
-        exchange = _Exchange(key, reply_to)
+        exchange = _Exchange(key, reply_to, text=bool(frame.get("text")))
         try:
             scope = _scope(frame)
         except (TypeError, ValueError) as error:
@@ -178,6 +180,9 @@ class MessageExchanges:
                 if exchange.head_timer is not None:
                     exchange.head_timer.cancel()
                     exchange.head_timer = None
+        if piece and exchange.text:
+            frame.update(as_text(piece))
+            piece = b""
         self._send(frame, [piece] if piece else [], exchange.reply_to)
 
     def _fail(self, exchange: _Exchange, message: str) -> None:
