@@ -2,5 +2,5 @@
 
 ``exchanges``: requests in frames -> the app -> responses in frames (``MessageExchanges``);
 ``apploop``: the app's lifespan on a loop of its own when no HTTP server runs it (``AppLoop``).
-The frames' shapes are ``jupyter_mcp._wire.frames``; the comm that carries them is ``kernel/channel.py``.
+The frames' shapes are ``jupyter_mcp._wire.frames``; the comm that carries them is ``kernel/serving/channel.py``.
 """
