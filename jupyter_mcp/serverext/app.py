@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_server.extension.application import ExtensionApp
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Enum, Float, Integer, Unicode
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp._wire.connections import ConnectionPool
@@ -81,6 +81,13 @@ class MCPExtensionApp(ExtensionApp):
         "tools before asking it again; a request to a kernel's route always asks.",
     ).tag(config=True)
 
+    channel_route = Enum(
+        ["subshell", "control"],
+        "subshell",
+        help="Where kernel-channel requests go in a kernel with subshells (ipykernel 7): a subshell of the "
+        "extension's own, or the control channel (kernels without subshells always get the control channel).",
+    ).tag(config=True)
+
     def initialize_settings(self) -> None:
         assert self.serverapp is not None
         pool = ConnectionPool(
@@ -88,7 +95,9 @@ class MCPExtensionApp(ExtensionApp):
             max_idle=self.max_idle_connections,
             idle_timeout=self.idle_connection_timeout,
         )
-        options = ChannelOptions(self.channel_timeout, self.channel_watch_interval, self.channel_probe_interval)
+        options = ChannelOptions(
+            self.channel_timeout, self.channel_watch_interval, self.channel_probe_interval, self.channel_route
+        )
         carriers = Carriers(self.serverapp.kernel_manager, pool, options)
         if self.serverapp.event_logger is not None:
             self.serverapp.event_logger.add_listener(schema_id=KERNEL_ACTIONS, listener=carriers.kernel_action)

@@ -7,8 +7,9 @@ front end, and JupyterLab closes comms whose target it does not know), hands eac
 to ``MessageExchanges`` on the server's loop, and sends the frames back as ``comm_msg`` on IOPub.
 
 Where the kernel has subshells (ipykernel 7) the Jupyter server sends on a subshell of its own, so
-requests are taken while a cell runs. Without them it sends on the control channel, which ipykernel
-runs in its own thread but does not route comm messages on: this module adds that route.
+requests are taken while a cell runs. Without them (or when told to) it sends on the control
+channel, which ipykernel runs in its own thread but does not route comm messages on: this module
+adds that route.
 """
 
 from __future__ import annotations
@@ -92,9 +93,7 @@ class KernelChannel:
         self.exchanges = MessageExchanges(app, loop, self._send, hello)
         self.comm = _ChannelComm(self.kernel, self._receive)
         self.kernel.comm_manager.register_comm(self.comm)
-        self._undo = [_quiet_status(self.kernel, self._ours)]
-        if not self.subshells:
-            self._undo.append(_route_comms_on_control(self.kernel))
+        self._undo = [_quiet_status(self.kernel, self._ours), _route_comms_on_control(self.kernel)]
 
     def close(self) -> None:
         """Fail what is under way, tell the Jupyter server (a comm_close on IOPub), unregister."""
@@ -167,7 +166,7 @@ def _quiet_status(kernel: Any, ours: Callable[[Mapping[str, Any] | None], bool])
 
 
 def _route_comms_on_control(kernel: Any) -> Callable[[], None]:
-    """ipykernel 6 takes comm messages on the shell only, which waits for the running cell."""
+    """ipykernel takes comm messages on the shell only, which (without subshells) waits for the running cell."""
     if "comm_msg" in kernel.control_handlers:
         return lambda: None
     kernel.control_handlers["comm_msg"] = kernel.comm_manager.comm_msg

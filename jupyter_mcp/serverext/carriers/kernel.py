@@ -56,8 +56,9 @@ class KernelCarrier:
     name: CarrierName = "kernel"
     mcp_path = "/mcp"
 
-    def __init__(self, link: Link, *, timeout: float, watch_interval: float) -> None:
+    def __init__(self, link: Link, *, timeout: float, watch_interval: float, subshell: bool = True) -> None:
         self.link = link
+        self.use_subshell = subshell
         self.timeout = timeout
         self.watch_interval = watch_interval
         self.comm_id: str | None = None
@@ -84,7 +85,7 @@ class KernelCarrier:
             raise NoServer("the kernel serves no MCP tools")
         self.comm_id = str(next(iter(comms)))
         self.link.subscribe(f"comm-{self.comm_id}".encode())
-        if "kernel subshells" in features:
+        if self.use_subshell and "kernel subshells" in features:
             reply = await self._control("create_subshell_request", {})
             self.subshell_id = reply.get("subshell_id") if reply.get("status") == "ok" else None
         self.info = ServerInfo.from_json({**await self._hello(), "transport": "kernel"})

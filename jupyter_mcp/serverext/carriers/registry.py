@@ -48,6 +48,9 @@ class ChannelOptions:
     """Seconds between checks that a kernel still serves, while requests are under way."""
     probe_interval: float = 10.0
     """Seconds a listing trusts that a kernel serves nothing over its channel."""
+    route: str = "subshell"
+    """``"subshell"``: a subshell of the channel's own where the kernel has them; ``"control"``: always
+    the control channel."""
 
 
 class Carriers:
@@ -94,7 +97,12 @@ class Carriers:
 
     async def _connect(self, kernel_id: str) -> Reach | None:
         options = self.options
-        carrier = KernelCarrier(self._link(kernel_id), timeout=options.timeout, watch_interval=options.watch_interval)
+        carrier = KernelCarrier(
+            self._link(kernel_id),
+            timeout=options.timeout,
+            watch_interval=options.watch_interval,
+            subshell=options.route == "subshell",
+        )
         try:
             info = await carrier.connect()
         except (NoServer, TimeoutError, HttpError, OSError) as error:
