@@ -119,6 +119,8 @@ def jp_server_config(backend: str, request: pytest.FixtureRequest) -> Config:
         "ServerApp": {"jpserver_extensions": {"jupyter_mcp": True}},
         "MCPExtensionApp": {"channel_watch_interval": 0.5},
     }
+    if backend == "control":
+        config["MCPExtensionApp"]["channel_route"] = "control"
     if backend == "gateway":
         gateway: KernelGateway = request.getfixturevalue("kernel_gateway")
         config["GatewayClient"] = {"url": gateway.url, "auth_token": gateway.token}
@@ -140,10 +142,11 @@ async def lab(
     reply = await jp_fetch("api", "sessions", method="POST", body=json.dumps(body))
     kernel_id = json.loads(reply.body)["kernel"]["id"]
     kernel = await LabKernel.connect(server_url, kernel_id, jupyter_token)
-    pid = jp_serverapp.kernel_manager.get_kernel(kernel_id).provisioner.process.pid if backend == "local" else None
+    local = backend != "gateway"
+    pid = jp_serverapp.kernel_manager.get_kernel(kernel_id).provisioner.process.pid if local else None
     before = listening(pid) if pid is not None else set()
     try:
-        transport = "server.settings.transport = 'kernel'" if backend == "local" else ""
+        transport = "server.settings.transport = 'kernel'" if local else ""
         await kernel.run(LOAD + transport)
         await kernel.run(TOOLS)
         await kernel.run(MORE_TOOLS)
@@ -237,7 +240,7 @@ async def test_a_restart_fails_the_call_under_way_and_the_channel_comes_back(
             await call
     assert "restarted" in str(failed.value)
     assert "outcome is unknown" in str(failed.value)
-    transport = "server.settings.transport = 'kernel'" if backend == "local" else ""
+    transport = "server.settings.transport = 'kernel'" if backend != "gateway" else ""
     await lab.kernel.run(LOAD + transport)
     await lab.kernel.run(TOOLS)
     async with jupyter_client(lab.url, jupyter_token, mode="legacy") as client:
@@ -255,3 +258,17 @@ async def test_a_kernel_with_transport_kernel_listens_on_no_port_of_its_own(lab:
     await lab.kernel.run("server.settings.transport = 'http'\nserver.restart()")
     port = await lab.kernel.value("server.port")
     assert listening(lab.pid) == lab.listening_before | {port}  # the check sees a port when there is one
+
+
+@pytest.mark.parametrize("backend", ["control"], indirect=True)
+async def test_the_control_channel_carries_calls_too_while_a_cell_runs(
+    lab: Lab, jp_fetch: Any, jupyter_token: str
+) -> None:
+    """What a kernel without subshells (ipykernel 6) gets; here forced with ``channel_route = "control"``."""
+    await lab.kernel.start(LONG_CELL)
+    for mode in MODES:
+        async with jupyter_client(lab.url, jupyter_token, mode=mode) as client:
+            assert (await client.call_tool("cell_finished", {})).structured_content == {"result": False}
+    (entry,) = await servers(jp_fetch)
+    assert entry["transport"] == "kernel"
+    assert await lab.kernel.value("long_cell_done") is True
