@@ -1,8 +1,12 @@
 """``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools, resources and prompts now.
 
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
-skipped and removed on the way). With ``--hub``: every user's on a JupyterHub, for an instructor
-(the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+skipped and removed on the way), one block per notebook wrapped to the terminal's width. Its
+*carrier* says how a notebook's tools are reached: ``http`` (its URL), or ``kernel``: over the
+kernel's own messaging only (``JupyterMCP.transport = "kernel"``), through the Jupyter server that
+runs the kernel (``/mcp/notebooks/<path>``). With ``--hub``: every user's on a JupyterHub, for an
+instructor (the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers,
+access:servers).
 """
 
 from __future__ import annotations
@@ -100,7 +104,8 @@ def blocks(servers: Sequence[ServerInfo], width: int) -> str:
 def block(info: ServerInfo, width: int) -> str:
     title = info.notebook_path or f"kernel {info.kernel_id[:8]} (no notebook)"
     fields = [
-        ("url", info.url),
+        ("url", info.url or "-"),
+        ("carrier", info.transport),
         ("kernel", f"{info.kernel_id[:8]}, started {started(info.started)}"),
         ("tools", _names((t.name, t.enabled) for t in info.tools)),
         ("resources", _names((r.uri, r.enabled) for r in info.resources)),

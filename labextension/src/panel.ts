@@ -7,6 +7,7 @@ import { ClientKind, IConfigReply, IServerEntry } from './types';
 import {
   ApprovalControl,
   button,
+  carrierLine,
   clientItem,
   Controls,
   group,
@@ -81,7 +82,7 @@ export class ToolsPanel extends Widget {
     const path = server.notebook_path;
     const title = h('div', 'jp-MCP-server-title', path ? PathExt.basename(path) : `kernel ${server.kernel_id}`);
     title.title = path ?? server.kernel_id;
-    section.append(title, h('div', 'jp-MCP-server-facts jmcp-muted', serverFacts(server)));
+    section.append(title, h('div', 'jp-MCP-server-facts jmcp-muted', serverFacts(server)), carrierLine(server));
     if (pausable(server)) {
       const pause = pauseButton(server.paused, () => void this._servers.setPaused(server, !server.paused));
       const row = h('div', server.paused ? 'jp-MCP-pause jp-mod-paused' : 'jp-MCP-pause');

@@ -44,11 +44,13 @@ def test_list_prints_live_servers_and_removes_stale_files(runtime_dir: Path) -> 
     assert result.stdout.splitlines() == [
         "kernel 9f8e7d6c (no notebook)",
         "  url       http://127.0.0.1:5002/mcp",
+        "  carrier   http",
         f"  kernel    9f8e7d6c, started {stamp(STARTED + 60)}",
         "  tools     peek (disabled)",
         "",
         "/home/me/analysis.ipynb",
         "  url       http://127.0.0.1:5001/mcp",
+        "  carrier   http",
         f"  kernel    1a2b3c4d, started {stamp(STARTED)}",
         "  tools     add, mul",
         "  resources data://cities, data://t/{id}",
@@ -90,9 +92,22 @@ def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) 
             "calls": 0,
             "resources": [],
             "prompts": [],
+            "transport": "http",
         }
     ]
     assert "token-5001" not in result.stdout
+
+
+def test_list_says_which_carrier_reaches_a_notebook(runtime_dir: Path) -> None:
+    info = dataclasses.replace(live("5e6f7a8b-2222", "/home/me/pod.ipynb", 5004, [ToolSummary("add")], STARTED), url="")
+    discovery.write(dataclasses.replace(info, transport="kernel"), runtime_dir)
+
+    result = cli("list", runtime=runtime_dir)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[:3] == ["/home/me/pod.ipynb", "  url       -", "  carrier   kernel"]
+    (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
+    assert (record["transport"], record["url"]) == ("kernel", "")
 
 
 def test_list_says_when_nothing_serves(runtime_dir: Path) -> None:

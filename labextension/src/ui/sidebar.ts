@@ -19,6 +19,16 @@ export function serverFacts(server: IServerEntry): string {
   return server.live ? facts : `${facts}${SEPARATOR}not answering`;
 }
 
+/** Which carrier takes this server's requests: its loopback port, or the kernel's own messaging. */
+export function carrierLine(server: IServerEntry): HTMLElement {
+  const kernel = server.transport === 'kernel';
+  const line = muted(kernel ? 'via the kernel channel' : 'via loopback HTTP', 'jp-MCP-server-carrier');
+  line.title = kernel
+    ? "Requests travel over the kernel's own messaging (a gateway's kernel, or JupyterMCP.transport = 'kernel')"
+    : "Requests travel to the kernel's port on this machine";
+  return line;
+}
+
 /** Whether the pause switch means anything: it refuses tool calls (reads and prompts go on). */
 export function pausable(server: IServerEntry): boolean {
   return server.tools.length > 0 || server.paused;
