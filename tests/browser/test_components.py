@@ -321,6 +321,6 @@ async def test_values_and_content_are_drawn_as_the_notebook_would(page: Page) ->
     )
     assert await ui("typeLabel", {"anyOf": [{"type": "null"}, {"type": "string"}]}) == "str | None"
     assert await ui("countsText", {"tools": 0, "resources": 4, "prompts": 2, "clients": 0, "calls": 8}) == (
-        "4 resources\u00a0· 2 prompts\u00a0· 0 clients\u00a0· 8 calls"
+        "4\u00a0resources\u00a0· 2\u00a0prompts\u00a0· 0\u00a0clients\u00a0· 8\u00a0calls"
     )
     assert await ui("usesText", 2, "prompt") == "used twice"

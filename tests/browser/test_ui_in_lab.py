@@ -167,6 +167,7 @@ async def sidebar_to(page: Page, wanted: float) -> None:
         await page.mouse.down()
         await page.mouse.move(x + wanted - await sidebar_width(page), y, steps=10)
         await page.mouse.up()
+        await page.evaluate("window.getSelection().removeAllRanges()")  # a drag lumino missed selects text
         await page.wait_for_timeout(300)
         if abs(await sidebar_width(page) - wanted) < 8:
             return

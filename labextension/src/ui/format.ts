@@ -3,9 +3,9 @@
  * status bar.
  */
 
-/** `1 call`, `3 calls`, `1,200 calls`. */
+/** `1 call`, `3 calls`, `1,200 calls` (a no-break space: a count stays with its noun). */
 export function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+  return `${count.toLocaleString('en-US')}\u00a0${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** " · " that never starts a line: a wrapped line of facts begins with a fact. */
