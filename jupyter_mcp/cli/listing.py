@@ -1,10 +1,13 @@
 """``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools, resources and prompts now.
 
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
-skipped and removed on the way), and, when a Jupyter server runs them, the names its ``/mcp`` gives
-their tools (every notebook's at one address, each name prefixed with its notebook's).
-With ``--hub``: every user's on a JupyterHub, for an instructor (the token, or
-``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+skipped and removed on the way), one block per notebook wrapped to the terminal's width. Its
+*carrier* says how a notebook's tools are reached: ``http`` (its URL), or ``kernel``: over the
+kernel's own messaging only (``JupyterMCP.transport = "kernel"``), through the Jupyter server that
+runs the kernel (``/mcp/notebooks/<path>``). When a Jupyter server runs them, each block also says
+the names its ``/mcp`` gives the notebook's tools (every notebook's at one address, each name
+prefixed with its notebook's). With ``--hub``: every user's on a JupyterHub, for an instructor (the
+token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import textwrap
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
@@ -21,7 +26,8 @@ from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.discovery import ServerInfo
 
-COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "RESOURCES", "PROMPTS", "STARTED")
+LABEL = 12
+"""Width of a field's label in a notebook's block: two spaces, ``resources``, a space."""
 HUB_COLUMNS = ("USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL")
 
 
@@ -47,50 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{**as_json(s), **_union_fields(s, union)} for s in servers], indent=2))
     elif servers:
-        print(table(servers))
-        if union is not None:
-            print(f"\n{union_table(*union)}")
+        print(blocks(servers, terminal_width(), union))
     else:
         print(f"No notebook is serving MCP tools (no live discovery file in {discovery.runtime_dir()}).")
     return 0
-
-
-Union = tuple[str, dict[str, dict[str, Any]]]
-"""``/mcp``'s URL, and what it says of each serving kernel (by id): its prefix, tool names, collision."""
-
-
-def union_names(servers: Sequence[ServerInfo]) -> Union | None:
-    """The names clients of ``/mcp`` see, from the Jupyter server that runs these kernels (if one does)."""
-    if not servers:
-        return None
-    import httpx
-
-    from jupyter_mcp.cli.jupyter_servers import union_of
-
-    jupyter = union_of({info.kernel_id for info in servers})
-    if jupyter is None:
-        return None
-    try:
-        notebooks = jupyter.get("api/mcp/union")["notebooks"]
-    except (httpx.HTTPError, ValueError, KeyError, TypeError):
-        return None
-    return jupyter.union_url, {str(entry["kernel_id"]): entry for entry in notebooks}
-
-
-def union_table(url: str, notebooks: dict[str, dict[str, Any]]) -> str:
-    """Each notebook's tools as ``/mcp`` names them, and why a prefix is longer than the notebook's own."""
-    rows = [("NOTEBOOK", "PREFIX", f"TOOLS AT {url}")]
-    for entry in sorted(notebooks.values(), key=lambda e: str(e["notebook_path"] or e["kernel_id"])):
-        note = f"  ({entry['collision']})" if entry.get("collision") else ""
-        rows.append((entry["notebook_path"] or "-", entry["prefix"], (", ".join(entry["tools"]) or "-") + note))
-    return aligned(rows)
-
-
-def _union_fields(info: ServerInfo, union: Union | None) -> dict[str, Any]:
-    entry = union[1].get(info.kernel_id) if union is not None else None
-    if union is None or entry is None:
-        return {}
-    return {"union_url": union[0], "union_prefix": entry["prefix"], "union_tools": entry["tools"]}
 
 
 def hub_token(given: str | None) -> str:
@@ -127,8 +93,44 @@ def as_json(info: ServerInfo) -> dict[str, Any]:
     return record
 
 
-def table(servers: Sequence[ServerInfo]) -> str:
-    return aligned([COLUMNS, *(row(s) for s in servers)])
+def terminal_width() -> int:
+    """The terminal's columns (``$COLUMNS`` first; 100 when not a terminal), at least 40."""
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
+def blocks(servers: Sequence[ServerInfo], width: int, union: Union | None = None) -> str:
+    """One block per live server, each line wrapped to ``width`` (names are never cut in the middle);
+    with ``union``, a last paragraph saying where every notebook's tools are at once."""
+    text = "\n\n".join(block(info, width, union) for info in servers)
+    if union is None:
+        return text
+    every = f"Every notebook's tools at one address: {union[0]} (jupyter-mcp config CLIENT prints its config)"
+    return text + "\n\n" + "\n".join(textwrap.wrap(every, width, break_on_hyphens=False))
+
+
+def block(info: ServerInfo, width: int, union: Union | None = None) -> str:
+    title = info.notebook_path or f"kernel {info.kernel_id[:8]} (no notebook)"
+    fields = [
+        ("url", info.url or "-"),
+        ("carrier", info.transport),
+        ("kernel", f"{info.kernel_id[:8]}, started {started(info.started)}"),
+        ("tools", _names((t.name, t.enabled) for t in info.tools)),
+        ("resources", _names((r.uri, r.enabled) for r in info.resources)),
+        ("prompts", _names((p.name, p.enabled) for p in info.prompts)),
+        *_union_line(info, union),
+    ]
+    lines = textwrap.wrap(title, width, break_on_hyphens=False) or [title]
+    for label, value in fields:
+        if value == "-" and label in ("resources", "prompts"):
+            continue
+        lines += textwrap.wrap(
+            value,
+            width,
+            initial_indent=f"  {label:<{LABEL - 2}}",
+            subsequent_indent=" " * LABEL,
+            break_on_hyphens=False,
+        )
+    return "\n".join(lines)
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> str:
@@ -138,16 +140,47 @@ def aligned(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def row(info: ServerInfo) -> tuple[str, ...]:
-    tools = _names((t.name, t.enabled) for t in info.tools)
-    resources = _names((r.uri, r.enabled) for r in info.resources)
-    prompts = _names((p.name, p.enabled) for p in info.prompts)
-    return (info.notebook_path or "-", info.kernel_id[:8], info.url, tools, resources, prompts, started(info.started))
-
-
 def _names(items: Iterable[tuple[str, bool]]) -> str:
     return ", ".join(name if enabled else f"{name} (disabled)" for name, enabled in items) or "-"
 
 
 def started(timestamp: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(timestamp)) if timestamp else "-"
+
+
+Union = tuple[str, dict[str, dict[str, Any]]]
+"""``/mcp``'s URL, and what it says of each serving kernel (by id): its prefix, tool names, collision."""
+
+
+def union_names(servers: Sequence[ServerInfo]) -> Union | None:
+    """The names clients of ``/mcp`` see, from the Jupyter server that runs these kernels (if one does)."""
+    if not servers:
+        return None
+    import httpx
+
+    from jupyter_mcp.cli.jupyter_servers import union_of
+
+    jupyter = union_of({info.kernel_id for info in servers})
+    if jupyter is None:
+        return None
+    try:
+        notebooks = jupyter.get("api/mcp/union")["notebooks"]
+    except (httpx.HTTPError, ValueError, KeyError, TypeError):
+        return None
+    return jupyter.union_url, {str(entry["kernel_id"]): entry for entry in notebooks}
+
+
+def _union_line(info: ServerInfo, union: Union | None) -> list[tuple[str, str]]:
+    """``at /mcp`` and the notebook's tools as clients there see them (and why its prefix is longer)."""
+    entry = union[1].get(info.kernel_id) if union is not None else None
+    if entry is None:
+        return []
+    note = f" (prefix {entry['prefix']}: {entry['collision']})" if entry.get("collision") else ""
+    return [("at /mcp", (", ".join(entry["tools"]) or "-") + note)]
+
+
+def _union_fields(info: ServerInfo, union: Union | None) -> dict[str, Any]:
+    entry = union[1].get(info.kernel_id) if union is not None else None
+    if union is None or entry is None:
+        return {}
+    return {"union_url": union[0], "union_prefix": entry["prefix"], "union_tools": entry["tools"]}

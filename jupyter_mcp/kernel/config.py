@@ -3,8 +3,9 @@
 ``NotebookSettings`` is ``ServerSettings`` plus what only a kernel's server has (where it listens,
 its history). ``JupyterMCP`` is generated from it, one trait per field with the field's help, so
 ``c.JupyterMCP.port = 9000`` works in an IPython config file; ``load_settings`` reads that config,
-then the environment (``JUPYTER_MCP_PORT``, ``JUPYTER_MCP_TOKEN``), so a client config survives
-kernel restarts, and checks the result once.
+then the environment (``JUPYTER_MCP_PORT``, ``JUPYTER_MCP_TOKEN``, ``JUPYTER_MCP_TRANSPORT``), so a
+client config survives kernel restarts (and a gateway's kernels can be told their transport), and
+checks the result once.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ class NotebookSettings(ServerSettings):
     """Bearer token; empty means a random one per kernel. Env JUPYTER_MCP_TOKEN overrides."""
     allow_remote: bool = False
     """Allow binding a non-loopback host (the token is still required)."""
+    transport: Literal["http", "kernel"] = "http"
+    """How the Jupyter server reaches this kernel's tools. "http": a port on host (loopback), which
+    the Jupyter server's routes, jupyter-mcp connect and direct clients use; the kernel's own
+    messaging also answers the Jupyter server, for when that port is out of its reach (gateway
+    kernels). "kernel": the kernel's messaging only, on a subshell of its own (ipykernel 7) or the
+    control channel; no TCP port is opened, and clients connect through the Jupyter server's routes."""
     name: Annotated[str, AfterValidator(_prefix)] = ""
     """This notebook's prefix at <jupyter url>/mcp, where every notebook's tools are served together: a tool
     'forecast' is served as 'PREFIX_forecast'. Empty: the notebook's file stem ('sales.ipynb' -> 'sales').
@@ -103,6 +110,8 @@ def load_settings(**overrides: Any) -> NotebookSettings:
         values["port"] = _env_port(os.environ["JUPYTER_MCP_PORT"])
     if os.environ.get("JUPYTER_MCP_TOKEN"):
         values["token"] = os.environ["JUPYTER_MCP_TOKEN"]
+    if os.environ.get("JUPYTER_MCP_TRANSPORT"):
+        values["transport"] = os.environ["JUPYTER_MCP_TRANSPORT"]
     return NotebookSettings.build(**{**values, **overrides})
 
 

@@ -21,7 +21,6 @@ from mcp_types.methods import serialize_server_result
 from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.prefixes import namespaced_uri, tool_name
 from jupyter_mcp.serverext.union import upstream
@@ -58,8 +57,7 @@ class View:
 class Catalog:
     """Members' lists, fetched on demand and dropped when they change."""
 
-    def __init__(self, pool: ConnectionPool) -> None:
-        self.pool = pool
+    def __init__(self) -> None:
         self._lists: dict[tuple[object, ...], list[dict[str, Any]]] = {}
         self._views: dict[tuple[object, ...], View] = {}
         self._fetching: dict[tuple[object, ...], asyncio.Task[list[dict[str, Any]]]] = {}
@@ -105,7 +103,7 @@ class Catalog:
     ) -> list[dict[str, Any]]:
         generation = self._generation
         try:
-            items = await fetch(self.pool, member, method, capabilities)
+            items = await fetch(member, method, capabilities)
         finally:
             self._fetching.pop(key, None)
         if generation == self._generation:  # not a list that changed while it was asked for
@@ -124,7 +122,7 @@ class Catalog:
         self._views.clear()
 
 
-async def fetch(pool: ConnectionPool, member: Member, method: str, capabilities: str) -> list[dict[str, Any]]:
+async def fetch(member: Member, method: str, capabilities: str) -> list[dict[str, Any]]:
     """Every page of a member's list (2026 era); ``ValueError`` when the kernel's answer is not a list."""
     items: list[dict[str, Any]] = []
     cursor: str | None = None
@@ -136,7 +134,7 @@ async def fetch(pool: ConnectionPool, member: Member, method: str, capabilities:
         params: dict[str, Any] = {"_meta": meta, **({"cursor": cursor} if cursor else {})}
         body = json.dumps({"jsonrpc": "2.0", "id": "union-list", "method": method, "params": params}).encode()
         headers = (("Mcp-Protocol-Version", LATEST_MODERN_VERSION), ("Mcp-Method", method))
-        answer = await upstream.answer(await upstream.post(pool, member.info, body, headers), "union-list")
+        answer = await upstream.answer(await upstream.post(member.carrier, member.info, body, headers), "union-list")
         result = answer.get("result")
         if not isinstance(result, dict) or not isinstance(result.get(LISTS[method][0]), list):
             raise ValueError(f"the kernel answered {method} with {str(answer.get('error') or answer)[:200]}")

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import SERVER_INFO_META_KEY
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp._wire.http import Response
 from jupyter_mcp.capabilities import SERVER_INFO
+from jupyter_mcp.serverext.carriers.base import UpstreamResponse
 from jupyter_mcp.serverext.union import upstream
 from jupyter_mcp.serverext.union.members import Member
 from jupyter_mcp.serverext.union.replies import INTERNAL_ERROR, Reply, encode, error_message, tool_error
@@ -52,7 +52,7 @@ async def forward(union: Union, job: Job, body: bytes, headers: Iterable[tuple[s
     """Send ``body`` to the member's kernel; its answer as the client gets it."""
     await union.ready(job.member)
     try:
-        response = await upstream.post(union.pool, job.member.info, body, headers)
+        response = await upstream.post(job.member.carrier, job.member.info, body, headers)
     except HttpError:
         return Reply(200, encode(await lost(union, job)))
     if response.status >= 500:  # the kernel's server failing (it answers 500 as its kernel shuts down)
@@ -69,7 +69,7 @@ async def forward(union: Union, job: Job, body: bytes, headers: Iterable[tuple[s
     return Reply(200, events=_relay(union, job, response))
 
 
-async def _as_is(union: Union, job: Job, response: Response) -> Reply:
+async def _as_is(union: Union, job: Job, response: UpstreamResponse) -> Reply:
     """A refusal (HTTP 4xx with the kernel's JSON-RPC error, a 202) passes through unchanged."""
     try:
         data = await response.read()
@@ -78,7 +78,7 @@ async def _as_is(union: Union, job: Job, response: Response) -> Reply:
     return Reply(response.status, data or None, headers={"Content-Type": response.headers.get("content-type", _JSON)})
 
 
-async def _relay(union: Union, job: Job, response: Response) -> AsyncIterator[bytes]:
+async def _relay(union: Union, job: Job, response: UpstreamResponse) -> AsyncIterator[bytes]:
     relay = _Relay(job)
     try:
         async for message in relay.messages(response):
@@ -89,7 +89,7 @@ async def _relay(union: Union, job: Job, response: Response) -> AsyncIterator[by
             # 2025 era: a kernel may end a call's stream early on purpose (SEP-1699) and deliver the rest on
             # a GET with Last-Event-ID. The union resumes it itself; its client just sees one longer stream.
             headers = [*job.link.headers(), ("Last-Event-ID", relay.last_event.decode("latin-1"))]
-            resumed = await upstream.get_stream(union.pool, job.member.info, headers)
+            resumed = await upstream.get_stream(job.member.carrier, job.member.info, headers)
             if resumed.status != 200:
                 resumed.close()
                 break
@@ -109,7 +109,7 @@ class _Relay:
         self.answered = False
         self.last_event = b""
 
-    async def messages(self, response: Response) -> AsyncIterator[bytes]:
+    async def messages(self, response: UpstreamResponse) -> AsyncIterator[bytes]:
         async for event_id, data in upstream.events(response):
             self.last_event = event_id or self.last_event
             if not data:

@@ -168,7 +168,7 @@ class Legacy:
 
     async def _relay_stream(self, session: ClientSession, link: Link) -> None:
         try:
-            response = await upstream.get_stream(self.union.pool, link.member.info, link.headers())
+            response = await upstream.get_stream(link.member.carrier, link.member.info, link.headers())
             async for data in upstream.messages(response):
                 job = Job(link.member, None, "", "", modern=False, session=session, link=link)
                 message = _from_stream(job, data)

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.prefixes import Assignment, Claim, assign
+from jupyter_mcp.serverext.carriers.base import Carrier
 from jupyter_mcp.serverext.directory import Located, ToolServerDirectory
 
 
@@ -31,6 +32,8 @@ class Member:
     """The notebook's path (``ops/sales.ipynb``), or ``kernel-<id>`` for a kernel without a notebook."""
     notebook: str | None
     info: ServerInfo
+    carrier: Carrier
+    """What takes requests to its kernel: loopback HTTP, or the kernel's own channel."""
     prefix: str
     collision: str | None = None
     """Why ``prefix`` is not the one the notebook wanted (another notebook wants it too), if so."""
@@ -90,7 +93,7 @@ def _newest_per_notebook(located: Iterable[Located]) -> dict[str, Located]:
 
 def _member(key: str, item: Located, assignment: Assignment | None) -> Member:
     assigned = assignment or Assignment(key)
-    return Member(key, item.notebook_path, item.info, assigned.prefix, assigned.collision)
+    return Member(key, item.notebook_path, item.info, item.carrier, assigned.prefix, assigned.collision)
 
 
 class BadScope(ValueError):

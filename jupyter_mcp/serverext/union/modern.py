@@ -140,7 +140,7 @@ async def _relay_updates(
     params = {"notifications": {"resourceSubscriptions": sorted(uris)}, "_meta": meta}
     body = encode({"jsonrpc": "2.0", "id": "union-resources", "method": "subscriptions/listen", "params": params})
     try:
-        async for data in upstream.messages(await upstream.post(union.pool, member.info, body, LISTEN_HEADERS)):
+        async for data in upstream.messages(await upstream.post(member.carrier, member.info, body, LISTEN_HEADERS)):
             message = json.loads(data)
             uri = (message.get("params") or {}).get("uri") if isinstance(message, dict) else None
             if message.get("method") == "notifications/resources/updated" and uri in uris:

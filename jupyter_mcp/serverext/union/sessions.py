@@ -17,7 +17,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.serverext.union import upstream
 from jupyter_mcp.serverext.union.members import Member, Scope
@@ -100,8 +99,7 @@ class ClientSession:
 class Sessions:
     """The union's 2025-era client sessions, by id."""
 
-    def __init__(self, pool: ConnectionPool) -> None:
-        self.pool = pool
+    def __init__(self) -> None:
         self._sessions: dict[str, ClientSession] = {}
         self._closing: set[asyncio.Task[None]] = set()
 
@@ -145,7 +143,7 @@ class Sessions:
         link = Link(member)
         body = _request("jupyter-mcp-initialize", "initialize", session.initialize)
         try:
-            response = await upstream.post(self.pool, member.info, body)
+            response = await upstream.post(member.carrier, member.info, body)
             link.session_id = response.headers.get(upstream.SESSION_HEADER)
             answer = await upstream.answer(response, "jupyter-mcp-initialize")
         except HttpError as error:
@@ -162,7 +160,7 @@ class Sessions:
     async def quietly(self, link: Link, body: bytes) -> None:
         """POST a notification, an answer or a request whose answer stays here."""
         try:
-            response = await upstream.post(self.pool, link.member.info, body, link.headers())
+            response = await upstream.post(link.member.carrier, link.member.info, body, link.headers())
             await response.read()
         except HttpError:
             return
@@ -175,7 +173,7 @@ class Sessions:
             return
         link = task.result()
         _stop_stream(link)
-        await upstream.delete(self.pool, link.member.info, link.headers())
+        await upstream.delete(link.member.carrier, link.member.info, link.headers())
 
     def _expire(self) -> None:
         """Sessions idle for long are ended as if the client had said DELETE (few clients do)."""

@@ -14,7 +14,6 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.discovery import pid_alive
 from jupyter_mcp.prefixes import split_task_id, split_uri
@@ -54,13 +53,12 @@ class SeenClient:
 class Union:
     """Every notebook's tools as one MCP server (see ``router`` for the protocol)."""
 
-    def __init__(self, directory: ToolServerDirectory, pool: ConnectionPool, *, interval: float = 0.5) -> None:
+    def __init__(self, directory: ToolServerDirectory, *, interval: float = 0.5) -> None:
         self.directory = directory
-        self.pool = pool
-        self.catalog = Catalog(pool)
-        self.sessions = Sessions(pool)
+        self.catalog = Catalog()
+        self.sessions = Sessions()
         self.listeners = Listeners()
-        self.watcher = Watcher(Membership(directory), pool, self._changed, interval)
+        self.watcher = Watcher(Membership(directory), self._changed, interval)
         self.read_only_clients: set[str] = set()
         self._clients: dict[tuple[str, str], SeenClient] = {}
         self._limited: dict[tuple[object, ...], asyncio.Task[None]] = {}
@@ -104,14 +102,15 @@ class Union:
 
     async def _settled(self, member: Member) -> str | None:
         kernel, deadline = member.info.kernel_id, time.monotonic() + _SETTLE
+        local = member.carrier.name == "http"  # process ids mean something only for kernels on this machine
         while time.monotonic() < deadline:
             if kernel not in self.directory.kernel_ids() or self.directory.shutting_down(kernel):
                 return "was shut down"
-            current = self.directory.kernel_pid(kernel)
+            current = self.directory.kernel_pid(kernel) if local else None
             if current is not None and current != member.info.pid and pid_alive(current):
                 return "was restarted"
             await asyncio.sleep(0.1)
-        return None if pid_alive(member.info.pid) else "died"
+        return None if not local or pid_alive(member.info.pid) else "died"
 
     # ---- changes -------------------------------------------------------------------------------------
 
@@ -177,7 +176,8 @@ class Union:
 
     async def _limit(self, member: Member, client: str, read_only: bool) -> None:
         try:
-            status, reply = await forward(self.pool, member.info, "/limits", {"client": client, "read_only": read_only})
+            body = {"client": client, "read_only": read_only}
+            status, reply = await forward(member.carrier, member.info, "/limits", body)
         except HttpError as error:
             logger.warning("could not limit %s in %s: %s", client, member.label, error)
             return

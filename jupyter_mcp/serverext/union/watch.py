@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 from mcp_types.version import LATEST_MODERN_VERSION
 
-from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.serverext.union import upstream
 from jupyter_mcp.serverext.union.members import Member, Membership
@@ -58,11 +57,8 @@ LISTEN_HEADERS = (("Mcp-Protocol-Version", LATEST_MODERN_VERSION), ("Mcp-Method"
 class Watcher:
     """Keeps ``members`` current and calls ``on_change`` for every change (on the server's loop)."""
 
-    def __init__(
-        self, membership: Membership, pool: ConnectionPool, on_change: Callable[[Change], None], interval: float
-    ) -> None:
+    def __init__(self, membership: Membership, on_change: Callable[[Change], None], interval: float) -> None:
         self.membership = membership
-        self.pool = pool
         self.on_change = on_change
         self.interval = interval
         self.members: dict[str, Member] = {}
@@ -129,7 +125,9 @@ class Watcher:
     async def _listen(self, member: Member) -> None:
         while True:
             try:
-                response = await upstream.post(self.pool, member.info, listen_request("union-watch"), LISTEN_HEADERS)
+                response = await upstream.post(
+                    member.carrier, member.info, listen_request("union-watch"), LISTEN_HEADERS
+                )
                 async for data in upstream.messages(response):
                     self._heard(member, data)
             except HttpError as error:
