@@ -148,7 +148,7 @@ class Commands:
             raise UsageError("usage: %mcp name [PREFIX|--clear]")
         if rest:
             try:
-                self.server.prefix = None if rest[0] == "--clear" else rest[0]
+                self.server.settings.name = "" if rest[0] == "--clear" else rest[0]
             except ValueError as exc:
                 raise UsageError(f"%mcp name: {exc}") from None
         print(_prefix_line(self.server))
@@ -207,8 +207,8 @@ USAGE = "\n".join(f"    %mcp {(function.__doc__ or name).strip()}" for name, fun
 def _prefix_line(server: NotebookServer) -> str:
     from jupyter_mcp.prefixes import stem_prefix, tool_name
 
-    if server.prefix:
-        return f"At <jupyter url>/mcp this notebook's tools are named {tool_name(server.prefix, 'TOOL')}"
+    if server.settings.name:
+        return f"At <jupyter url>/mcp this notebook's tools are named {tool_name(server.settings.name, 'TOOL')}"
     if server.notebook_path:
         stem = stem_prefix(server.notebook_path)
         return (

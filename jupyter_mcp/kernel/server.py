@@ -114,7 +114,7 @@ class NotebookServer(ToolServer):
             registry.subscribe(self.publisher.publish)
             registry.subscribe(self._components_changed)
         self.clients_tracker.subscribe(self.publisher.publish)
-        self.settings.on_change(self._setting_changed)
+        self.settings.on_change(self.publisher.setting_changed)
         atexit.register(self.stop)
 
     # ---- lifecycle -------------------------------------------------------------------------------
@@ -227,15 +227,6 @@ class NotebookServer(ToolServer):
         """Config for ``"claude"``, ``"vscode"``, ``"cursor"`` or ``"inspector"`` pointing at this kernel."""
         return config_for(client, self.target(page))
 
-    @property
-    def prefix(self) -> str | None:
-        """This notebook's prefix at ``<jupyter url>/mcp`` when set (``%mcp name``); else the file stem is used."""
-        return self.settings.name or None
-
-    @prefix.setter
-    def prefix(self, value: str | None) -> None:
-        self.settings.name = value or ""  # checked by NotebookSettings (a ValueError says what is allowed)
-
     # ---- calls -----------------------------------------------------------------------------------
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
@@ -280,10 +271,6 @@ class NotebookServer(ToolServer):
         return self._runner.run_coroutine(work)
 
     # ---- lifecycle observers ---------------------------------------------------------------------
-
-    def _setting_changed(self, name: str) -> None:
-        if name == "name":  # the prefix at <jupyter url>/mcp: the Jupyter server reads it from the discovery file
-            self.publisher.publish()
 
     def _components_changed(self, change: RegistryChange) -> None:
         if change.kind in ("added", "replaced") and not self.running:

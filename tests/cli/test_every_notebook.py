@@ -83,13 +83,17 @@ def test_claude_config_starts_connect_on_the_jupyter_route(lab: JupyterLab) -> N
 
 
 def test_list_shows_the_names_clients_see(lab: JupyterLab) -> None:
-    done = cli("list", runtime=lab.runtime_dir)
+    done = cli("list", runtime=lab.runtime_dir, env={"COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
-    union = done.stdout.split("\n\n", 1)[1]
-    assert union.splitlines()[0].split()[:3] == ["NOTEBOOK", "PREFIX", "TOOLS"]
-    assert "ops/report.ipynb  report  report_whoami" in union
-    assert "sales.ipynb       sales   sales_whoami" in union
+    url = f"http://127.0.0.1:{lab.port}/my-lab/mcp"
+    lines = {block.splitlines()[0]: block.splitlines() for block in done.stdout.strip().split("\n\n")}
+    (sales,) = (block for title, block in lines.items() if title.endswith("/root/sales.ipynb"))
+    (report,) = (block for title, block in lines.items() if title.endswith("/root/ops/report.ipynb"))
+    assert "  at /mcp   sales_whoami" in sales  # the notebook's tools as clients of /mcp see them
+    assert "  at /mcp   report_whoami" in report
+    assert done.stdout.strip().endswith(
+        f"Every notebook's tools at one address: {url} (jupyter-mcp config CLIENT prints its config)"
+    )
     records = json.loads(cli("list", "--json", runtime=lab.runtime_dir).stdout)
     union_fields = {(r["union_prefix"], tuple(r["union_tools"]), r["union_url"]) for r in records}
-    url = f"http://127.0.0.1:{lab.port}/my-lab/mcp"
     assert union_fields == {("sales", ("sales_whoami",), url), ("report", ("report_whoami",), url)}

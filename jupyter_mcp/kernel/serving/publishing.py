@@ -31,6 +31,11 @@ class DiscoveryPublisher:
         else:
             discovery.remove(self.kernel_id)
 
+    def setting_changed(self, name: str) -> None:
+        """A settings listener: the notebook's prefix at ``<jupyter url>/mcp`` (``name``) is in the file."""
+        if name == "name":
+            self.publish()
+
     def publish(self, *_change: object) -> None:
         """Write the file now (nothing while the server is stopped); any observer signature works."""
         info = self.describe()
