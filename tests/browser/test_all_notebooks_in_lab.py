@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.async_api import Locator, expect
 
 from tests.browser.lab import JupyterLab
-from tests.browser.test_labextension import close_notebook_session, keep
-from tests.browser.ui import SLOW, LabPage
+from tests.browser.layout import assert_clean
+from tests.browser.test_labextension import close_notebook_session
+from tests.browser.ui import SLOW, LabPage, keep
 from tests.conftest import header_client
 from tests.harness import Kernel
 
@@ -31,27 +31,6 @@ def whoami() -> str:
     return NOTEBOOK'''
 PREFIXES = ["archive_sales_…", "ops_review_…", "sales_…"]  # by path
 
-CONTRAST = """
-section => {
-  const channel = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-  const rgba = text => text.match(/[\\d.]+/g).map(Number);
-  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-  const background = node => {
-    for (; node; node = node.parentElement) {
-      const color = rgba(getComputedStyle(node).backgroundColor);
-      if (color.length < 4 || color[3] > 0) return color;
-    }
-    return [255, 255, 255];
-  };
-  const texts = [...section.querySelectorAll('*')].filter(
-    node => [...node.childNodes].some(child => child.nodeType === 3 && child.textContent.trim())
-  );
-  return texts.map(node => {
-    const [a, b] = [luminance(rgba(getComputedStyle(node).color)), luminance(background(node))];
-    return [node.className, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
-  });
-}
-"""
 
 
 def start_serving(lab: JupyterLab, path: str) -> Kernel:
@@ -65,8 +44,8 @@ def start_serving(lab: JupyterLab, path: str) -> Kernel:
     return kernel
 
 
-async def check_look(section: Locator, panel: Locator) -> None:
-    """Inside the sidebar without overflowing it, above every notebook's own section, text readable."""
+async def check_look(section: Locator, panel: Locator, where: str) -> None:
+    """Above every notebook's own section, inside the sidebar; the shared geometry and contrast checks."""
     box, outer = await section.bounding_box(), await panel.bounding_box()
     assert box is not None
     assert outer is not None
@@ -82,10 +61,7 @@ async def check_look(section: Locator, panel: Locator) -> None:
         assert inner is not None
         assert box["x"] <= inner["x"]
         assert inner["x"] + inner["width"] <= box["x"] + box["width"]
-    ratios: list[Any] = await section.evaluate(CONTRAST)
-    assert ratios
-    low = [(name, round(ratio, 2)) for name, ratio in ratios if ratio < 4.5]
-    assert not low, f"text below WCAG AA contrast (4.5:1): {low}"
+    await assert_clean(section, where)
 
 
 async def test_all_notebooks_is_first_and_its_config_reaches_every_notebook(
@@ -124,7 +100,7 @@ async def test_all_notebooks_is_first_and_its_config_reaches_every_notebook(
         for theme in ("JupyterLab Light", "JupyterLab Dark"):
             await lab_page.set_theme(theme)
             await expect(section.locator(".jp-MCP-union-prefix")).to_have_count(3, timeout=SLOW)
-            await check_look(section, panel)
+            await check_look(section, panel, f"All notebooks, {theme}")
             shot = await lab_page.screenshot(section, artifacts / f"all-notebooks-{theme.split()[-1].lower()}.png")
         keep(shot, "all-notebooks-dark.png")
         await lab_page.set_theme("JupyterLab Light")
