@@ -1,14 +1,20 @@
-"""The streamable-HTTP app for a ``ToolServer``: the SDK's transport, with one event store per session.
+"""The streamable-HTTP app for a ``ToolServer``: 2026-era requests answered here, the rest by the SDK's transport.
 
-Built here rather than by ``Server.streamable_http_app`` for one reason: that shares a single
-event store across every session, and because a stream id is the request's JSON-RPC id, a
-client resuming its stream could be sent another session's events. ``_SessionManager`` gives each
-new session its own store (``EventStores``); the rest is the SDK's own pieces, wired as it wires them.
+Every POST body is read and parsed once, by ``WireCheck``, which checks it and hands the parsed
+message on in the scope. On the MCP path, ahead of Starlette's routing: a 2026-era request goes to
+``StatelessEntry`` (the SDK's protocol core, without its per-request machinery); everything else
+(2025-era sessions, GET streams, DELETE, notifications) goes to the SDK's session manager, behind
+``JsonReads``. Other routes (``/status``, approvals) are Starlette's.
+
+The session manager is built here rather than by ``Server.streamable_http_app`` because that
+shares a single event store across every session, and because a stream id is the request's
+JSON-RPC id, a client resuming its stream could be sent another session's events.
+``_SessionManager`` gives each new session its own store (``EventStores``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthorizationContext
@@ -17,11 +23,29 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
-from jupyter_mcp.tools.transports.http.wire import WireCheck
+from jupyter_mcp.tools.transports.http.stateless import CachedLists, StatelessEntry, is_modern, takes
+from jupyter_mcp.tools.transports.http.wire import WireCheck, parsed_message
+
+
+class _Tracker(Protocol):
+    def seen_modern(self, name: str, version: str, protocol_version: str) -> None: ...
+
+
+class Served(Protocol):
+    """What the HTTP app serves from (a ``ToolServer`` is one)."""
+
+    @property
+    def lowlevel(self) -> Server[Any]: ...
+    @property
+    def event_stores(self) -> EventStores: ...
+    @property
+    def list_cache(self) -> CachedLists: ...
+    @property
+    def clients_tracker(self) -> _Tracker: ...
 
 
 class _SessionManager(StreamableHTTPSessionManager):
@@ -35,10 +59,32 @@ class _SessionManager(StreamableHTTPSessionManager):
             transport._event_store = self.stores.new(transport.mcp_session_id)
         return transport
 
+    def lifespan_state(self) -> Any:
+        return self._lifespan_state
+
+
+class _McpPath:
+    """The MCP path ahead of Starlette: 2026-era requests to ``stateless``, the rest of it to ``sdk``."""
+
+    def __init__(self, path: str, sdk: ASGIApp, stateless: StatelessEntry, rest: ASGIApp) -> None:
+        self.path = path
+        self.sdk = sdk
+        self.stateless = stateless
+        self.rest = rest
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != self.path:
+            await self.rest(scope, receive, send)
+            return
+        parsed = parsed_message(scope)
+        if parsed is not None and takes(parsed[0]) and is_modern(scope):
+            await self.stateless(scope, receive, send, *parsed)
+        else:
+            await self.sdk(scope, receive, send)
+
 
 def streamable_http_app(
-    lowlevel: Server[Any],
-    stores: EventStores,
+    served: Served,
     *,
     path: str,
     json_response: bool,
@@ -47,18 +93,23 @@ def streamable_http_app(
 ) -> ASGIApp:
     """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck``.
 
-    Host/Origin are checked by the caller's middleware, before auth (see http.py), so the SDK's own
+    Host/Origin are checked by the caller's middleware, before auth (see auth.py), so the SDK's own
     DNS-rebinding check is off here.
     """
     manager = _SessionManager(
-        lowlevel,
-        stores,
+        served.lowlevel,
+        served.event_stores,
         json_response=json_response,
         retry_interval=retry_interval,
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    app = Starlette(
-        routes=[Route(path, endpoint=JsonReads(StreamableHTTPASGIApp(manager))), *routes],
-        lifespan=lambda _: manager.run(),
+    sdk = JsonReads(StreamableHTTPASGIApp(manager))
+    stateless = StatelessEntry(
+        served.lowlevel,
+        manager.lifespan_state,
+        json_response=json_response,
+        lists=served.list_cache,
+        seen=served.clients_tracker.seen_modern,
     )
-    return WireCheck(app, path, stores.knows)
+    rest = Starlette(routes=[Route(path, endpoint=sdk), *routes], lifespan=lambda _: manager.run())
+    return WireCheck(_McpPath(path, sdk, stateless, rest), path, served.event_stores.knows)

@@ -26,6 +26,10 @@ T = TypeVar("T")
 Lifecycle = Literal["started", "stopped"]
 """What a server's lifecycle observers hear."""
 
+HTTP_PARSER = "h11"
+"""uvicorn's HTTP parser, named so that an installed httptools does not change what requests look like:
+httptools keeps a header value's trailing whitespace, which h11 strips (HTTP's optional white space),
+and the protocol's routing headers must match the body whatever the client padded them with."""
 _START_TIMEOUT = 15.0
 _STOP_TIMEOUT = 5.0
 
@@ -108,6 +112,7 @@ class BackgroundServer:
             access_log=False,
             lifespan="on",
             loop="asyncio",
+            http=HTTP_PARSER,
             ws="none",
             timeout_graceful_shutdown=1,
             server_header=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from mcp_types import INVALID_REQUEST, PARSE_ERROR
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -16,15 +17,24 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from jupyter_mcp.tools.protocol.checks import MessageError, check_message
 
 _MAX_ID_REPR = 40
+PARSED = "jupyter_mcp.message"
+"""The scope key under which a checked POST's message and body size travel on (parsed once, here)."""
 
 
-def check_body(body: bytes) -> None:
-    """Raise ``MessageError`` unless ``body`` is one JSON-RPC 2.0 request, notification or response."""
+def check_body(body: bytes) -> Any:
+    """The message in ``body``; ``MessageError`` unless it is one JSON-RPC 2.0 request, notification or response."""
     try:
         message = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MessageError(PARSE_ERROR, f"Parse error: the body is not valid JSON ({_reason(exc)})") from None
     check_message(message)
+    return message
+
+
+def parsed_message(scope: Scope) -> tuple[Any, int] | None:
+    """The message ``WireCheck`` parsed from this request's body, and the body's size in bytes."""
+    parsed: tuple[Any, int] | None = scope.get(PARSED)
+    return parsed
 
 
 def _reason(exc: Exception) -> str:
@@ -61,7 +71,7 @@ class WireCheck:
             await _refuse(send, 400, MessageError(INVALID_REQUEST, f"Invalid request: {more}"))
             return
         try:
-            check_body(body)
+            scope[PARSED] = (check_body(body), len(body))
         except MessageError as error:
             await _refuse(send, 400, error)
             return

@@ -1,0 +1,374 @@
+"""2026-07-28 requests answered in the request's own task: the SDK's protocol core without its per-request machinery.
+
+A 2026-era request stands alone: one POST, one JSON-RPC request, one answer. The SDK's entry for it
+re-reads the body, validates the envelope into models, runs every request as two tasks talking
+through a memory stream, and dumps the answer through models again. Here the body arrives parsed
+and checked (``WireCheck``); the SDK's own checks run on it, in its order and with its functions
+(routing headers, the ``_meta`` envelope, ``Mcp-Param-*`` headers); the SDK's ``serve_one`` serves
+it (middleware, handlers, result shaping) in this task; the answer is encoded once (``codec``).
+
+The response is the SDK's too: a JSON body unless the handler sends a notification first (then
+``text/event-stream``); a request still running after ``PING_INTERVAL`` commits to SSE and gets
+keep-alive pings; in SSE mode the client closing its stream cancels the request. Watching for that
+starts only once a request has run ``_WATCH_AFTER``, so a quick request costs no extra task.
+Requests of an unusual shape (notifications, ``subscriptions/listen``, extra members) are the SDK's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import anyio
+from mcp.server import Server
+from mcp.server.connection import Connection
+from mcp.server.runner import modern_error_data, serve_one
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+from mcp.shared.dispatcher import CallOptions
+from mcp.shared.exceptions import NoBackChannelError
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    InboundLadderRejection,
+    InboundModernRoute,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+    validate_mcp_param_headers,
+    x_mcp_header_map,
+)
+from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
+from mcp.shared.message import ServerMessageMetadata
+from mcp.shared.transport_context import TransportContext
+from mcp_types import HEADER_MISMATCH, ProgressToken, RequestId
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from jupyter_mcp.tools import codec
+
+logger = logging.getLogger(__name__)
+
+PING_INTERVAL = 15.0
+"""Seconds of silence after which a running request's SSE stream gets a keep-alive comment (the SDK's)."""
+_WATCH_AFTER = 0.02
+"""A request running this long starts watching for its client to go (and for the ping)."""
+_REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
+_SSE_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"connection", b"keep-alive"),
+    (b"x-accel-buffering", b"no"),
+]
+_PING = b": ping\r\n\r\n"
+
+
+class CachedLists(Protocol):
+    """Finished ``tools/list``-like answers as bytes (the server's ``ListCache``)."""
+
+    def encoded(self, method: str, version: str, params: Mapping[str, Any] | None) -> tuple[bytes, str] | None:
+        """The result's JSON and its validator (an ETag), if this exact list is cached."""
+        ...
+
+
+ClientSeen = Callable[[str, str, str], None]
+"""Told ``(name, version, protocol_version)`` of a 2026-era client answered without the middleware."""
+
+
+def is_modern(scope: Scope) -> bool:
+    """Whether a request names a protocol version past the handshake era (the SDK's routing rule)."""
+    for key, value in scope["headers"]:
+        if key == b"mcp-protocol-version":
+            return value.decode("latin-1") not in HANDSHAKE_PROTOCOL_VERSIONS
+    return False
+
+
+def takes(message: Any) -> bool:
+    """Whether a (checked) message is a request this entry answers; anything else goes to the SDK."""
+    return (
+        isinstance(message, dict)
+        and "id" in message
+        and message.keys() <= _REQUEST_KEYS
+        and message["method"] != "subscriptions/listen"
+    )
+
+
+class StatelessEntry:
+    """Answers 2026-era POSTs (see the module docstring); ``lifespan_state()`` is the running app's."""
+
+    def __init__(
+        self,
+        lowlevel: Server[Any],
+        lifespan_state: Callable[[], Any],
+        *,
+        json_response: bool,
+        lists: CachedLists | None = None,
+        seen: ClientSeen | None = None,
+    ) -> None:
+        self.lowlevel = lowlevel
+        self.lifespan_state = lifespan_state
+        self.json_response = json_response
+        self.lists = lists
+        self.seen = seen
+        self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any], size: int) -> None:
+        headers = Headers(scope=scope)
+        refusal = self._http_refusal(headers, size)
+        if refusal is not None:
+            await _plain(send, *refusal)
+            return
+        request_id = message["id"]
+        verdict = _classify(message, headers)
+        if isinstance(verdict, InboundLadderRejection):
+            await _reply(send, _error(request_id, _rejection_error(verdict)))
+            return
+        rejection = self._param_rejection(message, headers)
+        if rejection is not None:
+            await _reply(send, _error(request_id, _rejection_error(rejection)))
+            return
+        if self.lists is not None and await self._cached_list(send, request_id, message, verdict):
+            return
+        await self._serve(scope, receive, send, message, verdict)
+
+    def _http_refusal(self, headers: Headers, size: int) -> tuple[int, bytes] | None:
+        """The SDK's HTTP-level refusals, in its order: body size, Content-Type, Accept."""
+        if size > DEFAULT_MAX_REQUEST_BODY_SIZE:
+            return 413, b"Request body too large"
+        if not headers.get("content-type", "").lower().startswith("application/json"):
+            return 400, b"Invalid Content-Type header"
+        has_json, has_sse = accepts(headers.get("accept", ""))
+        if not has_json or (not self.json_response and not has_sse):
+            return 406, b""
+        return None
+
+    def _param_rejection(self, message: dict[str, Any], headers: Headers) -> InboundLadderRejection | None:
+        """``Mcp-Param-*`` headers of a ``tools/call`` checked against its arguments (the SDK's check)."""
+        params = message.get("params") or {}
+        name, arguments = params.get("name"), params.get("arguments")
+        if message["method"] != "tools/call" or not isinstance(name, str):
+            return None
+        if arguments is not None and not isinstance(arguments, Mapping):
+            return None
+        lookup = self.lowlevel.get_tool_input_schema
+        schema = lookup(name) if lookup is not None else None
+        if schema is None or not self._annotated(schema):
+            return None  # no property declares a header: nothing can disagree
+        return validate_mcp_param_headers(schema, arguments or {}, headers)
+
+    def _annotated(self, schema: Mapping[str, Any]) -> bool:
+        """Whether any property of ``schema`` declares an ``Mcp-Param-*`` header (kept per schema object)."""
+        known = self._param_headers.get(id(schema))
+        if known is not None and known[0] is schema:
+            return known[1]
+        if len(self._param_headers) > 4096:
+            self._param_headers.clear()
+        found = bool(x_mcp_header_map(schema))
+        self._param_headers[id(schema)] = (schema, found)  # the schema held, so its id stays its own
+        return found
+
+    async def _cached_list(
+        self, send: Send, request_id: RequestId, message: dict[str, Any], verdict: InboundModernRoute
+    ) -> bool:
+        """Answer a list request from the bytes cached since the registry last changed."""
+        assert self.lists is not None
+        hit = self.lists.encoded(message["method"], verdict.protocol_version, message.get("params"))
+        if hit is None:
+            return False
+        result, etag = hit
+        info = verdict.client_info if isinstance(verdict.client_info, dict) else {}
+        name, version = info.get("name"), info.get("version")
+        if self.seen is not None and isinstance(name, str) and isinstance(version, str):
+            self.seen(name, version, verdict.protocol_version)
+        body = b'{"jsonrpc":"2.0","id":' + codec.dumps(request_id) + b',"result":' + result + b"}"
+        await _send_json(send, 200, body, [(b"etag", etag.encode("latin-1"))])
+        return True
+
+    async def _serve(
+        self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any], verdict: InboundModernRoute
+    ) -> None:
+        params = message.get("params")
+        exchange = _Exchange(
+            send,
+            message["id"],
+            TransportContext(kind="streamable-http", can_send_request=False, headers=Headers(scope=scope)),
+            ServerMessageMetadata(request_context=Request(scope, receive)),
+            progress_token_from_params(params),
+            streaming=not self.json_response,
+        )
+        connection = Connection.from_envelope(
+            verdict.protocol_version, verdict.client_info, verdict.client_capabilities
+        )
+        method, state = message["method"], self.lifespan_state()
+        served = serve_one(self.lowlevel, exchange, method, params, connection=connection, lifespan_state=state)
+        if self.json_response:
+            await exchange.finish(await _answer(message["id"], served))
+            return
+        with exchange.watching(receive) as watch:
+            reply = await _answer(message["id"], served)
+        if not watch.cancel_called:
+            await exchange.finish(reply)
+
+
+async def _answer(request_id: RequestId, served: Any) -> dict[str, Any]:
+    """The JSON-RPC reply to what ``served`` returns or raises (the SDK's exception-to-wire ladder)."""
+    try:
+        result = await served
+    except Exception as exc:
+        return _error(request_id, modern_error_data(exc).model_dump(mode="json", by_alias=True, exclude_none=True))
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+@dataclass
+class _Exchange:
+    """The ``DispatchContext`` of one request: notifications go onto its response (then an SSE stream)."""
+
+    send: Send
+    request_id: RequestId
+    transport: TransportContext
+    message_metadata: ServerMessageMetadata
+    progress_token: ProgressToken | None
+    streaming: bool
+    can_send_request: bool = field(default=False, init=False)
+    committed: bool = field(default=False, init=False)
+    """Whether the response went out as ``text/event-stream``."""
+    closed: bool = field(default=False, init=False)
+    last_sent: float = field(default_factory=time.monotonic, init=False)
+    _cancel_requested: anyio.Event | None = field(default=None, init=False)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
+
+    @property
+    def cancel_requested(self) -> anyio.Event:
+        if self._cancel_requested is None:
+            self._cancel_requested = anyio.Event()
+        return self._cancel_requested
+
+    async def send_raw_request(
+        self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None
+    ) -> dict[str, Any]:
+        raise NoBackChannelError(method)
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None) -> None:
+        if not self.streaming:
+            return  # a JSON response has no room for notifications
+        notification = {"jsonrpc": "2.0", "method": method} | ({"params": params} if params is not None else {})
+        await self._event(_sse(notification), final=False)
+
+    async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        if self.progress_token is None:
+            return
+        params: dict[str, Any] = {"progressToken": self.progress_token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self.notify("notifications/progress", params)
+
+    async def finish(self, reply: dict[str, Any]) -> None:
+        """Send the reply: a JSON body (status from the SDK's table), or the SSE stream's last event."""
+        async with self._lock:
+            if not self.committed:
+                self.closed = True
+                error = reply.get("error")
+                status = ERROR_CODE_HTTP_STATUS.get(error["code"], 200) if error is not None else 200
+                await _send_json(self.send, status, codec.dumps(reply))
+                return
+        await self._event(_sse(reply), final=True)
+
+    async def _event(self, data: bytes, *, final: bool) -> None:
+        async with self._lock:
+            if self.closed:
+                logger.debug("dropped an event: the response stream is closed")
+                return
+            self.closed = final
+            if not self.committed:
+                self.committed = True
+                await self.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+            await self.send({"type": "http.response.body", "body": data, "more_body": not final})
+            self.last_sent = time.monotonic()
+
+    @contextlib.contextmanager
+    def watching(self, receive: Receive) -> Any:
+        """A cancel scope for the request; after ``_WATCH_AFTER`` a task pings it and cancels it if the client goes."""
+        loop = asyncio.get_running_loop()
+        started: list[asyncio.Task[None]] = []
+        with anyio.CancelScope() as scope:
+            timer = loop.call_later(_WATCH_AFTER, lambda: started.append(loop.create_task(self._watch(receive, scope))))
+            try:
+                yield scope
+            finally:
+                timer.cancel()
+                for task in started:
+                    task.cancel()
+
+    async def _watch(self, receive: Receive, scope: anyio.CancelScope) -> None:
+        gone = asyncio.ensure_future(_disconnect(receive))
+        try:
+            while not self.closed:
+                wait = self.last_sent + PING_INTERVAL - time.monotonic()
+                done, _ = await asyncio.wait({gone}, timeout=max(0.0, wait))
+                if done:
+                    scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
+                    return
+                if time.monotonic() - self.last_sent >= PING_INTERVAL:
+                    await self._event(_PING, final=False)
+        finally:
+            gone.cancel()
+
+
+async def _disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def accepts(accept: str) -> tuple[bool, bool]:
+    """``(json, sse)``: what an Accept header admits, wildcards included (the SDK's reading)."""
+    types = {part.split(";", 1)[0].strip().lower() for part in accept.split(",")}
+    wildcard = "*/*" in types
+    return (
+        wildcard or "application/json" in types or "application/*" in types,
+        wildcard or "text/event-stream" in types or "text/*" in types,
+    )
+
+
+def _classify(message: dict[str, Any], headers: Headers) -> InboundModernRoute | InboundLadderRejection:
+    duplicated = find_duplicated_routing_header(headers.items())
+    if duplicated is not None:
+        return InboundLadderRejection(code=HEADER_MISMATCH, message=f"{duplicated} header appears more than once")
+    return classify_inbound_request(message, headers=dict(headers))
+
+
+def _rejection_error(rejection: InboundLadderRejection) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": rejection.code, "message": rejection.message}
+    if rejection.data is not None:
+        error["data"] = rejection.data
+    return error
+
+
+def _error(request_id: RequestId | None, error: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def _sse(message: dict[str, Any]) -> bytes:
+    return b"event: message\r\ndata: " + codec.dumps(message) + b"\r\n\r\n"
+
+
+async def _reply(send: Send, reply: dict[str, Any]) -> None:
+    status = ERROR_CODE_HTTP_STATUS.get(reply["error"]["code"], 200) if "error" in reply else 200
+    await _send_json(send, status, codec.dumps(reply))
+
+
+async def _send_json(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    headers = [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json"), *(extra or ())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _plain(send: Send, status: int, body: bytes) -> None:
+    headers = [(b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
