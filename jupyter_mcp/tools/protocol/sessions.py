@@ -127,6 +127,7 @@ class ClientTracker:
         self.bus = bus
         self._sessions: dict[int, _Session] = {}
         self._modern: dict[tuple[str, str], _Seen] = {}
+        self._by_session_id: dict[str, int] = {}
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._changes: Observers[Callable[[], None]] = Observers(__name__)
@@ -169,6 +170,8 @@ class ClientTracker:
                 session.last_seen = now
                 return
             self._sessions[key] = _Session(connection, asyncio.get_running_loop(), now, now)
+            if connection.session_id is not None:
+                self._by_session_id[connection.session_id] = key
         connection.exit_stack.callback(self._forget, key)
         self._changed()
 
@@ -189,9 +192,20 @@ class ClientTracker:
         if seen is None:
             self._changed()
 
+    def session_version(self, session_id: str) -> str | None:
+        """The protocol version of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
+        with self._lock:
+            session = self._sessions.get(self._by_session_id.get(session_id, 0))
+            if session is None:
+                return None
+            session.last_seen = time.time()
+            return session.connection.protocol_version
+
     def _forget(self, key: int) -> None:
         with self._lock:
             removed = self._sessions.pop(key, None)
+            if removed is not None and removed.connection.session_id is not None:
+                self._by_session_id.pop(removed.connection.session_id, None)
         if removed is not None:
             self._changed()
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+import anyio
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthorizationContext
 from mcp.server.streamable_http import StreamableHTTPServerTransport
@@ -27,12 +28,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
-from jupyter_mcp.tools.transports.http.stateless import CachedLists, StatelessEntry, is_modern, takes
+from jupyter_mcp.tools.transports.http.lists import CachedLists, ListReplies, Sessions
+from jupyter_mcp.tools.transports.http.stateless import StatelessEntry, is_modern, takes
 from jupyter_mcp.tools.transports.http.wire import WireCheck, parsed_message
-
-
-class _Tracker(Protocol):
-    def seen_modern(self, name: str, version: str, protocol_version: str) -> None: ...
 
 
 class Served(Protocol):
@@ -45,7 +43,7 @@ class Served(Protocol):
     @property
     def list_cache(self) -> CachedLists: ...
     @property
-    def clients_tracker(self) -> _Tracker: ...
+    def clients_tracker(self) -> Sessions: ...
 
 
 class _SessionManager(StreamableHTTPSessionManager):
@@ -62,14 +60,25 @@ class _SessionManager(StreamableHTTPSessionManager):
     def lifespan_state(self) -> Any:
         return self._lifespan_state
 
+    def session_open(self, session_id: str) -> bool:
+        """Whether ``session_id`` is open; a request answered outside its transport resets its idle clock too."""
+        transport = self._server_instances.get(session_id)
+        if transport is None or transport.is_terminated:
+            return False
+        idle = transport.idle_scope
+        if idle is not None and transport._idle_timeout is not None and not transport._requests_in_flight:
+            idle.deadline = anyio.current_time() + transport._idle_timeout  # as the transport does after a request
+        return True
+
 
 class _McpPath:
     """The MCP path ahead of Starlette: 2026-era requests to ``stateless``, the rest of it to ``sdk``."""
 
-    def __init__(self, path: str, sdk: ASGIApp, stateless: StatelessEntry, rest: ASGIApp) -> None:
+    def __init__(self, path: str, sdk: ASGIApp, stateless: StatelessEntry, lists: ListReplies, rest: ASGIApp) -> None:
         self.path = path
         self.sdk = sdk
         self.stateless = stateless
+        self.lists = lists
         self.rest = rest
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -77,10 +86,13 @@ class _McpPath:
             await self.rest(scope, receive, send)
             return
         parsed = parsed_message(scope)
-        if parsed is not None and takes(parsed[0]) and is_modern(scope):
-            await self.stateless(scope, receive, send, *parsed)
-        else:
-            await self.sdk(scope, receive, send)
+        if parsed is not None and takes(parsed[0]):
+            if is_modern(scope):
+                await self.stateless(scope, receive, send, *parsed)
+                return
+            if await self.lists.in_session(scope, send, parsed[0]):
+                return
+        await self.sdk(scope, receive, send)
 
 
 def streamable_http_app(
@@ -104,12 +116,7 @@ def streamable_http_app(
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     sdk = JsonReads(StreamableHTTPASGIApp(manager))
-    stateless = StatelessEntry(
-        served.lowlevel,
-        manager.lifespan_state,
-        json_response=json_response,
-        lists=served.list_cache,
-        seen=served.clients_tracker.seen_modern,
-    )
+    lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open, json_response=json_response)
+    stateless = StatelessEntry(served.lowlevel, manager.lifespan_state, json_response=json_response, lists=lists)
     rest = Starlette(routes=[Route(path, endpoint=sdk), *routes], lifespan=lambda _: manager.run())
-    return WireCheck(_McpPath(path, sdk, stateless, rest), path, served.event_stores.knows)
+    return WireCheck(_McpPath(path, sdk, stateless, lists, rest), path, served.event_stores.knows)

@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import anyio
 from mcp.server import Server
@@ -50,6 +50,7 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.transports.http.lists import ListReplies, accepts, send_json
 
 logger = logging.getLogger(__name__)
 
@@ -65,18 +66,6 @@ _SSE_HEADERS = [
     (b"x-accel-buffering", b"no"),
 ]
 _PING = b": ping\r\n\r\n"
-
-
-class CachedLists(Protocol):
-    """Finished ``tools/list``-like answers as bytes (the server's ``ListCache``)."""
-
-    def encoded(self, method: str, version: str, params: Mapping[str, Any] | None) -> tuple[bytes, str] | None:
-        """The result's JSON and its validator (an ETag), if this exact list is cached."""
-        ...
-
-
-ClientSeen = Callable[[str, str, str], None]
-"""Told ``(name, version, protocol_version)`` of a 2026-era client answered without the middleware."""
 
 
 def is_modern(scope: Scope) -> bool:
@@ -106,14 +95,12 @@ class StatelessEntry:
         lifespan_state: Callable[[], Any],
         *,
         json_response: bool,
-        lists: CachedLists | None = None,
-        seen: ClientSeen | None = None,
+        lists: ListReplies | None = None,
     ) -> None:
         self.lowlevel = lowlevel
         self.lifespan_state = lifespan_state
         self.json_response = json_response
         self.lists = lists
-        self.seen = seen
         self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any], size: int) -> None:
@@ -131,7 +118,8 @@ class StatelessEntry:
         if rejection is not None:
             await _reply(send, _error(request_id, _rejection_error(rejection)))
             return
-        if self.lists is not None and await self._cached_list(send, request_id, message, verdict):
+        lists = self.lists
+        if lists is not None and await lists.modern(send, message, verdict.protocol_version, verdict.client_info):
             return
         await self._serve(scope, receive, send, message, verdict)
 
@@ -170,23 +158,6 @@ class StatelessEntry:
         found = bool(x_mcp_header_map(schema))
         self._param_headers[id(schema)] = (schema, found)  # the schema held, so its id stays its own
         return found
-
-    async def _cached_list(
-        self, send: Send, request_id: RequestId, message: dict[str, Any], verdict: InboundModernRoute
-    ) -> bool:
-        """Answer a list request from the bytes cached since the registry last changed."""
-        assert self.lists is not None
-        hit = self.lists.encoded(message["method"], verdict.protocol_version, message.get("params"))
-        if hit is None:
-            return False
-        result, etag = hit
-        info = verdict.client_info if isinstance(verdict.client_info, dict) else {}
-        name, version = info.get("name"), info.get("version")
-        if self.seen is not None and isinstance(name, str) and isinstance(version, str):
-            self.seen(name, version, verdict.protocol_version)
-        body = b'{"jsonrpc":"2.0","id":' + codec.dumps(request_id) + b',"result":' + result + b"}"
-        await _send_json(send, 200, body, [(b"etag", etag.encode("latin-1"))])
-        return True
 
     async def _serve(
         self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any], verdict: InboundModernRoute
@@ -275,7 +246,7 @@ class _Exchange:
                 self.closed = True
                 error = reply.get("error")
                 status = ERROR_CODE_HTTP_STATUS.get(error["code"], 200) if error is not None else 200
-                await _send_json(self.send, status, codec.dumps(reply))
+                await send_json(self.send, status, codec.dumps(reply))
                 return
         await self._event(_sse(reply), final=True)
 
@@ -325,16 +296,6 @@ async def _disconnect(receive: Receive) -> None:
         pass
 
 
-def accepts(accept: str) -> tuple[bool, bool]:
-    """``(json, sse)``: what an Accept header admits, wildcards included (the SDK's reading)."""
-    types = {part.split(";", 1)[0].strip().lower() for part in accept.split(",")}
-    wildcard = "*/*" in types
-    return (
-        wildcard or "application/json" in types or "application/*" in types,
-        wildcard or "text/event-stream" in types or "text/*" in types,
-    )
-
-
 def _classify(message: dict[str, Any], headers: Headers) -> InboundModernRoute | InboundLadderRejection:
     duplicated = find_duplicated_routing_header(headers.items())
     if duplicated is not None:
@@ -359,13 +320,7 @@ def _sse(message: dict[str, Any]) -> bytes:
 
 async def _reply(send: Send, reply: dict[str, Any]) -> None:
     status = ERROR_CODE_HTTP_STATUS.get(reply["error"]["code"], 200) if "error" in reply else 200
-    await _send_json(send, status, codec.dumps(reply))
-
-
-async def _send_json(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    headers = [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json"), *(extra or ())]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send_json(send, status, codec.dumps(reply))
 
 
 async def _plain(send: Send, status: int, body: bytes) -> None:
