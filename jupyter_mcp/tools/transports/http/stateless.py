@@ -11,6 +11,7 @@ The response is the SDK's too: a JSON body unless the handler sends a notificati
 ``text/event-stream``); a request still running after ``PING_INTERVAL`` commits to SSE and gets
 keep-alive pings; in SSE mode the client closing its stream cancels the request. Watching for that
 starts only once a request has run ``_WATCH_AFTER``, so a quick request costs no extra task.
+A read or a prompt get holds its notifications until its answer is known, as ``bodies.py`` says.
 Requests of an unusual shape (notifications, ``subscriptions/listen``, extra members) are the SDK's.
 """
 
@@ -50,6 +51,7 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
 from jupyter_mcp.tools.transports.http.lists import ListReplies, accepts, send_json
 
 logger = logging.getLogger(__name__)
@@ -66,6 +68,7 @@ _SSE_HEADERS = [
     (b"x-accel-buffering", b"no"),
 ]
 _PING = b": ping\r\n\r\n"
+_ANSWERED_WHOLE = frozenset({"resources/read", "prompts/get"})
 
 
 def is_modern(scope: Scope) -> bool:
@@ -170,6 +173,7 @@ class StatelessEntry:
             ServerMessageMetadata(request_context=Request(scope, receive)),
             progress_token_from_params(params),
             streaming=not self.json_response,
+            held=[] if message["method"] in _ANSWERED_WHOLE else None,
         )
         connection = Connection.from_envelope(
             verdict.protocol_version, verdict.client_info, verdict.client_capabilities
@@ -204,6 +208,8 @@ class _Exchange:
     message_metadata: ServerMessageMetadata
     progress_token: ProgressToken | None
     streaming: bool
+    held: list[bytes] | None
+    """Events held back until the answer is known (reads and prompt gets: see ``bodies.py``), else ``None``."""
     can_send_request: bool = field(default=False, init=False)
     committed: bool = field(default=False, init=False)
     """Whether the response went out as ``text/event-stream``."""
@@ -227,6 +233,9 @@ class _Exchange:
         if not self.streaming:
             return  # a JSON response has no room for notifications
         notification = {"jsonrpc": "2.0", "method": method} | ({"params": params} if params is not None else {})
+        if self.held is not None:
+            self.held.append(_sse(notification))
+            return
         await self._event(_sse(notification), final=False)
 
     async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
@@ -240,7 +249,17 @@ class _Exchange:
         await self.notify("notifications/progress", params)
 
     async def finish(self, reply: dict[str, Any]) -> None:
-        """Send the reply: a JSON body (status from the SDK's table), or the SSE stream's last event."""
+        """Send the reply: a JSON body (status from the SDK's table), or the SSE stream's last event.
+
+        Held events go out before a reply that fits one event; a larger reply goes alone, as a JSON
+        body (the SDK clients refuse an event over 1 MiB; the events are in the call history).
+        """
+        if self.held:
+            encoded = codec.dumps(reply)
+            if len(encoded) <= EVENT_ROOM:
+                for event in self.held:
+                    await self._event(event, final=False)
+            self.held = None
         async with self._lock:
             if not self.committed:
                 self.closed = True
@@ -285,7 +304,7 @@ class _Exchange:
                 if done:
                     scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
                     return
-                if time.monotonic() - self.last_sent >= PING_INTERVAL:
+                if self.held is None and time.monotonic() - self.last_sent >= PING_INTERVAL:
                     await self._event(_PING, final=False)
         finally:
             gone.cancel()
