@@ -85,12 +85,12 @@ class _McpPath:
         if scope["type"] != "http" or scope["path"] != self.path:
             await self.rest(scope, receive, send)
             return
-        parsed = parsed_message(scope)
-        if parsed is not None and takes(parsed[0]):
+        message = parsed_message(scope)
+        if takes(message):
             if is_modern(scope):
-                await self.stateless(scope, receive, send, *parsed)
+                await self.stateless(scope, receive, send, message)
                 return
-            if await self.lists.in_session(scope, send, parsed[0]):
+            if await self.lists.in_session(scope, send, message):
                 return
         await self.sdk(scope, receive, send)
 

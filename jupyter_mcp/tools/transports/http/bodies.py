@@ -21,14 +21,14 @@ from typing import Any
 from mcp_types import INTERNAL_ERROR
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jupyter_mcp.tools.transports.http.wire import parsed_message, read_body, replay
+from jupyter_mcp.tools.transports.http.wire import parsed_message
 
 EVENT_ROOM = 1_000_000
 """Bytes of a response an SSE event may carry: the SDK clients' limit is 1 MiB for the whole event."""
 
 
 class JsonReads:
-    """ASGI middleware on an MCP endpoint: see the module docstring."""
+    """ASGI middleware on an MCP endpoint, behind ``WireCheck`` (which parsed the body): see the module docstring."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -37,14 +37,7 @@ class JsonReads:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        parsed = parsed_message(scope)
-        if parsed is None:  # not behind WireCheck: read the body here
-            body, _ = await read_body(receive)
-            receive = replay(body, receive)
-            message = _loads(body) if b"resources/read" in body or b"prompts/get" in body else None
-        else:
-            message = parsed[0]
-        read = _read_request(message)
+        read = _read_request(parsed_message(scope))
         if read is None:
             await self.app(scope, receive, send)
             return
@@ -55,13 +48,6 @@ class JsonReads:
 
 _WHAT = {"resources/read": "uri", "prompts/get": "name"}
 """The requests answered whole (a resource's contents, a prompt's messages), by the parameter naming what."""
-
-
-def _loads(body: bytes) -> Any:
-    try:
-        return json.loads(body)
-    except ValueError:
-        return None
 
 
 def _read_request(message: Any) -> tuple[Any, str] | None:

@@ -29,7 +29,6 @@ import anyio
 from mcp.server import Server
 from mcp.server.connection import Connection
 from mcp.server.runner import modern_error_data, serve_one
-from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.inbound import (
@@ -106,9 +105,9 @@ class StatelessEntry:
         self.lists = lists
         self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any], size: int) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
         headers = Headers(scope=scope)
-        refusal = self._http_refusal(headers, size)
+        refusal = self._http_refusal(headers)
         if refusal is not None:
             await _plain(send, *refusal)
             return
@@ -126,10 +125,8 @@ class StatelessEntry:
             return
         await self._serve(scope, receive, send, message, verdict)
 
-    def _http_refusal(self, headers: Headers, size: int) -> tuple[int, bytes] | None:
-        """The SDK's HTTP-level refusals, in its order: body size, Content-Type, Accept."""
-        if size > DEFAULT_MAX_REQUEST_BODY_SIZE:
-            return 413, b"Request body too large"
+    def _http_refusal(self, headers: Headers) -> tuple[int, bytes] | None:
+        """The SDK's HTTP-level refusals, in its order: Content-Type, Accept (the body's size is ``WireCheck``'s)."""
         if not headers.get("content-type", "").lower().startswith("application/json"):
             return 400, b"Invalid Content-Type header"
         has_json, has_sse = accepts(headers.get("accept", ""))

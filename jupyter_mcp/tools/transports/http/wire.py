@@ -17,8 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from jupyter_mcp.tools.protocol.checks import MessageError, check_message
 
 _MAX_ID_REPR = 40
-PARSED = "jupyter_mcp.message"
-"""The scope key under which a checked POST's message and body size travel on (parsed once, here)."""
+_SCOPE_KEY = "jupyter_mcp.message"
 
 
 def check_body(body: bytes) -> Any:
@@ -31,10 +30,9 @@ def check_body(body: bytes) -> Any:
     return message
 
 
-def parsed_message(scope: Scope) -> tuple[Any, int] | None:
-    """The message ``WireCheck`` parsed from this request's body, and the body's size in bytes."""
-    parsed: tuple[Any, int] | None = scope.get(PARSED)
-    return parsed
+def parsed_message(scope: Scope) -> Any:
+    """The message ``WireCheck`` parsed from this request's body (``None`` before it, or for a GET)."""
+    return scope.get(_SCOPE_KEY)
 
 
 def _reason(exc: Exception) -> str:
@@ -71,10 +69,11 @@ class WireCheck:
             await _refuse(send, 400, MessageError(INVALID_REQUEST, f"Invalid request: {more}"))
             return
         try:
-            scope[PARSED] = (check_body(body), len(body))
+            message = check_body(body)
         except MessageError as error:
             await _refuse(send, 400, error)
             return
+        scope[_SCOPE_KEY] = message
         await self.app(scope, replay(body, receive), send)
 
     def _last_event_refusal(self, scope: Scope) -> MessageError | None:
