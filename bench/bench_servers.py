@@ -1,7 +1,8 @@
 """Side by side, one run, the same clients: a plain MCP SDK server, FastMCP 4, our ``ToolServer``, the kernel.
 
 Every server serves the same ``add`` tool over streamable HTTP on a TCP_NODELAY socket, in its own
-process (the kernel's in its server thread). For each protocol era it measures:
+process (the kernel's in its server thread). The plain SDK server runs twice: with uvicorn's h11
+parser, as ``pip install mcp`` has it, and with httptools, the parser jupyter-mcp depends on. For each protocol era it measures:
 
 - latency at concurrency 1, median / p95 ms, with a real ``mcp.Client`` and with the lean raw client
   (``_load.py``), the servers called in turn request by request so they share the machine's load;
@@ -113,6 +114,11 @@ def servers(skip: set[str], tools: int = 0) -> Iterator[list[Target]]:
     more = ("--tools", str(tools)) if tools else ()
     with ExitStack() as stack:
         found = [stack.enter_context(process("plain SDK", sys.executable, "_plain_server.py", *more))]
+        if "httptools" not in skip:
+            plain_httptools = process(
+                "plain SDK + httptools", sys.executable, "_plain_server.py", "--http", "httptools", *more
+            )
+            found.append(stack.enter_context(plain_httptools))
         if "fastmcp" not in skip:
             found.append(stack.enter_context(process("FastMCP 4", str(fastmcp_python()), "_fastmcp_server.py", *more)))
         found.append(
@@ -227,7 +233,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--lists", type=int, default=40)
-    parser.add_argument("--skip", default="", help="comma-separated: kernel, fastmcp, latency, throughput, lists")
+    parser.add_argument(
+        "--skip", default="", help="comma-separated: kernel, fastmcp, httptools, latency, throughput, lists"
+    )
     options = parser.parse_args()
     skip = set(filter(None, options.skip.split(",")))
     print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M')}; load average {os.getloadavg()[0]:.1f}")

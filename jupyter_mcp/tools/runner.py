@@ -89,7 +89,13 @@ def serve_http(server: ToolServer, host: str, port: int | None, token: str | Non
     _say("Stop with Ctrl-C.")
     app = server.protected_http_app(token, allowed_hosts=hosts)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, http=HTTP_PARSER, ws="none", server_header=False
+        app,
+        log_level="warning",
+        access_log=False,
+        http=HTTP_PARSER,
+        ws="none",
+        server_header=False,
+        proxy_headers=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
 
