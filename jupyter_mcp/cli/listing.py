@@ -1,8 +1,11 @@
 """``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools, resources and prompts now.
 
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
-skipped and removed on the way). With ``--hub``: every user's on a JupyterHub, for an instructor
-(the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+skipped and removed on the way). CARRIER says how a notebook's tools are reached: ``http`` (its URL),
+or ``kernel``: over the kernel's own messaging only (``JupyterMCP.transport = "kernel"``), through
+the Jupyter server that runs the kernel (``/mcp/notebooks/<path>``). With ``--hub``: every user's
+on a JupyterHub, for an instructor (the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes
+list:users, read:servers, access:servers).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.discovery import ServerInfo
 
-COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "RESOURCES", "PROMPTS", "STARTED")
+COLUMNS = ("NOTEBOOK", "KERNEL", "CARRIER", "URL", "TOOLS", "RESOURCES", "PROMPTS", "STARTED")
 HUB_COLUMNS = ("USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL")
 
 
@@ -99,7 +102,16 @@ def row(info: ServerInfo) -> tuple[str, ...]:
     tools = _names((t.name, t.enabled) for t in info.tools)
     resources = _names((r.uri, r.enabled) for r in info.resources)
     prompts = _names((p.name, p.enabled) for p in info.prompts)
-    return (info.notebook_path or "-", info.kernel_id[:8], info.url, tools, resources, prompts, started(info.started))
+    return (
+        info.notebook_path or "-",
+        info.kernel_id[:8],
+        info.transport,
+        info.url or "-",
+        tools,
+        resources,
+        prompts,
+        started(info.started),
+    )
 
 
 def _names(items: Iterable[tuple[str, bool]]) -> str:

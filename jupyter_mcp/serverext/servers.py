@@ -12,12 +12,10 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp._wire.http import Exchange
-from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.routes import kernel_route, notebook_route
+from jupyter_mcp.serverext.carriers.base import Carrier, credentials
 from jupyter_mcp.serverext.directory import Located
 from jupyter_mcp.serverext.shapes import (
     ClientEntry,
@@ -30,9 +28,9 @@ from jupyter_mcp.serverext.shapes import (
 )
 
 
-async def describe_all(located: list[Located], pool: ConnectionPool, base_url: str, within: float) -> list[ServerEntry]:
+async def describe_all(located: list[Located], base_url: str, within: float) -> list[ServerEntry]:
     """Entries for every server, asking all kernels for their status at once."""
-    statuses = await asyncio.gather(*(fetch_status(pool, item.info, within) for item in located))
+    statuses = await asyncio.gather(*(fetch_status(item.carrier, item.info, within) for item in located))
     return [describe(item, status, base_url) for item, status in zip(located, statuses, strict=True)]
 
 
@@ -44,6 +42,7 @@ def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> Ser
         "started": info.started,
         "version": info.version,
         "live": status is not None,
+        "transport": item.carrier.name,
         "tools": _tools(info, status),
         "resources": _resources(info, status),
         "prompts": _prompts(info, status),
@@ -153,18 +152,16 @@ def _client(data: dict[str, Any]) -> ClientEntry:
     }
 
 
-async def fetch_status(pool: ConnectionPool, info: ServerInfo, within: float) -> dict[str, Any] | None:
+async def fetch_status(carrier: Carrier, info: ServerInfo, within: float) -> dict[str, Any] | None:
     """The kernel's ``GET /status``, or ``None`` if it does not answer well within ``within`` seconds."""
     try:
-        return await asyncio.wait_for(_get_status(pool, info), within)
+        return await asyncio.wait_for(_get_status(carrier, info), within)
     except (HttpError, TimeoutError, ValueError):
         return None
 
 
-async def _get_status(pool: ConnectionPool, info: ServerInfo) -> dict[str, Any] | None:
-    origin, _ = split_url(info.url)
-    headers = [("Host", origin.host_header), ("Authorization", f"Bearer {info.token}")]
-    exchange = await Exchange.open(pool, origin, "GET", "/status", headers)
+async def _get_status(carrier: Carrier, info: ServerInfo) -> dict[str, Any] | None:
+    exchange = await carrier.open("GET", "/status", credentials(info))
     try:
         exchange.end_request()
         response = await exchange.response()

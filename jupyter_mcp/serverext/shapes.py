@@ -111,6 +111,9 @@ class ServerEntry(TypedDict):
     started: float
     version: str
     live: bool
+    transport: str
+    """What carries the Jupyter server's requests to the kernel: "http" (its loopback port) or "kernel"
+    (its own messaging: a gateway's kernels, kernels with JupyterMCP.transport = "kernel")."""
     tools: list[ToolEntry]
     resources: list[ResourceEntry]
     prompts: list[PromptEntry]

@@ -93,6 +93,7 @@ export class ToolsPanel extends Widget {
       plural(server.calls, 'call')
     ].join(' · ');
     section.append(element('div', 'jp-MCP-server-facts', server.live ? facts : `${facts} · not answering`));
+    section.append(carrier(server));
     section.append(this._pauseSwitch(server));
     if (server.pending.length > 0) {
       section.append(this._pendingList(server));
@@ -313,6 +314,16 @@ function componentItem(
     item.append(element('div', 'jp-MCP-tool-description', description));
   }
   return item;
+}
+
+/** Which carrier takes this server's requests: its loopback port, or the kernel's own messaging. */
+function carrier(server: IServerEntry): HTMLElement {
+  const kernel = server.transport === 'kernel';
+  const line = element('div', 'jp-MCP-server-carrier', kernel ? 'via the kernel channel' : 'via loopback HTTP');
+  line.title = kernel
+    ? "Requests travel over the kernel's own messaging (a gateway's kernel, or JupyterMCP.transport = 'kernel')"
+    : "Requests travel to the kernel's port on this machine";
+  return line;
 }
 
 /** Drop the entries of `kept` whose key is no longer `live`. */

@@ -81,6 +81,7 @@ export interface IServerEntry {
   started: number;
   version: string;
   live: boolean;
+  transport: string;
   tools: IToolEntry[];
   resources: IResourceEntry[];
   prompts: IPromptEntry[];

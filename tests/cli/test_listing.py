@@ -42,9 +42,9 @@ def test_list_prints_live_servers_and_removes_stale_files(runtime_dir: Path) -> 
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "NOTEBOOK                 KERNEL    URL                        TOOLS            RESOURCES                     PROMPTS            STARTED",
-        f"-                        9f8e7d6c  http://127.0.0.1:5002/mcp  peek (disabled)  -                             -                  {stamp(STARTED + 60)}",
-        f"/home/me/analysis.ipynb  1a2b3c4d  http://127.0.0.1:5001/mcp  add, mul         data://cities, data://t/{{id}}  review (disabled)  {stamp(STARTED)}",
+        "NOTEBOOK                 KERNEL    CARRIER  URL                        TOOLS            RESOURCES                     PROMPTS            STARTED",
+        f"-                        9f8e7d6c  http     http://127.0.0.1:5002/mcp  peek (disabled)  -                             -                  {stamp(STARTED + 60)}",
+        f"/home/me/analysis.ipynb  1a2b3c4d  http     http://127.0.0.1:5001/mcp  add, mul         data://cities, data://t/{{id}}  review (disabled)  {stamp(STARTED)}",
     ]
     assert not stale_file.exists()
 
@@ -69,9 +69,25 @@ def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) 
             "calls": 0,
             "resources": [],
             "prompts": [],
+            "transport": "http",
         }
     ]
     assert "token-5001" not in result.stdout
+
+
+def test_list_says_which_carrier_reaches_a_notebook(runtime_dir: Path) -> None:
+    info = dataclasses.replace(live("5e6f7a8b-2222", "/home/me/pod.ipynb", 5004, [ToolSummary("add")], STARTED), url="")
+    discovery.write(dataclasses.replace(info, transport="kernel"), runtime_dir)
+
+    result = cli("list", runtime=runtime_dir)
+
+    assert result.returncode == 0, result.stderr
+    assert (
+        result.stdout.splitlines()[1]
+        == f"/home/me/pod.ipynb  5e6f7a8b  kernel   -    add    -          -        {stamp(STARTED)}"
+    )
+    (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
+    assert (record["transport"], record["url"]) == ("kernel", "")
 
 
 def test_list_says_when_nothing_serves(runtime_dir: Path) -> None:
