@@ -333,7 +333,15 @@ def _error(request_id: RequestId | None, error: dict[str, Any]) -> dict[str, Any
 
 
 def _sse(message: dict[str, Any]) -> bytes:
-    return b"event: message\r\ndata: " + codec.dumps(message) + b"\r\n\r\n"
+    data = codec.dumps(message)
+    for raw, escaped in _LINE_BREAKS:  # readers that split lines as Python does would cut the event there
+        if raw in data:
+            data = data.replace(raw, escaped)
+    return b"event: message\r\ndata: " + data + b"\r\n\r\n"
+
+
+_LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028, 0x2029)]
+"""Characters JSON may carry raw that ``str.splitlines`` (not SSE) takes for line breaks, and their escapes."""
 
 
 async def _reply(send: Send, reply: dict[str, Any]) -> None:
