@@ -26,6 +26,7 @@ from jupyter_mcp.serverext.shapes import (
     ServerEntry,
     ToolEntry,
 )
+from jupyter_mcp.tools.calls.calltext import call_text
 
 
 async def describe_all(located: list[Located], base_url: str, within: float) -> list[ServerEntry]:
@@ -124,6 +125,7 @@ def _pending(data: dict[str, Any]) -> PendingEntry:
         "id": str(data["id"]),
         "tool": str(data["tool"]),
         "arguments": arguments if isinstance(arguments, dict) else {},
+        "call": str(data.get("call") or call_text(str(data["tool"]), arguments if isinstance(arguments, dict) else {})),
         "client": None if data.get("client") is None else str(data["client"]),
         "asked_at": float(data.get("asked_at", 0.0)),
     }

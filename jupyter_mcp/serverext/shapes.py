@@ -80,6 +80,8 @@ class PendingEntry(TypedDict):
     id: str
     tool: str
     arguments: dict[str, Any]
+    call: str
+    """The call as every view writes it: ``reset_sales(region='north')``."""
     client: str | None
     asked_at: float
 

@@ -54,6 +54,7 @@ export interface IPendingEntry {
   id: string;
   tool: string;
   arguments: { [key: string]: unknown };
+  call: string;
   client: string | null;
   asked_at: number;
 }
