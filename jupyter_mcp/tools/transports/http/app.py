@@ -8,6 +8,7 @@ new session its own store (``EventStores``); the rest is the SDK's own pieces, w
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from mcp.server import Server
@@ -19,9 +20,12 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp
 
+from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
 from jupyter_mcp.tools.transports.http.wire import WireCheck
+
+_NO_LIMIT = sys.maxsize
 
 
 class _SessionManager(StreamableHTTPSessionManager):
@@ -44,8 +48,10 @@ def streamable_http_app(
     json_response: bool,
     retry_interval: int,
     routes: list[BaseRoute],
+    settings: ServerSettings,
 ) -> ASGIApp:
-    """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck``.
+    """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck`` (limits
+    from ``settings``).
 
     Host/Origin are checked by the caller's middleware, before auth (see http.py), so the SDK's own
     DNS-rebinding check is off here.
@@ -56,9 +62,10 @@ def streamable_http_app(
         json_response=json_response,
         retry_interval=retry_interval,
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        max_request_body_size=_NO_LIMIT,  # WireCheck applies max_body_bytes (as it is now), with a JSON-RPC error
     )
     app = Starlette(
         routes=[Route(path, endpoint=JsonReads(StreamableHTTPASGIApp(manager))), *routes],
         lifespan=lambda _: manager.run(),
     )
-    return WireCheck(app, path, stores.knows)
+    return WireCheck(app, path, stores.knows, settings, json_response=json_response)
