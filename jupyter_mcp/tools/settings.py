@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal, Self, TypedDict
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError
 
+from jupyter_mcp.jsonlimits import DEPTH_CEILING
 from jupyter_mcp.tools.errors import ToolDefinitionError
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, parse_budget, parse_size
 
@@ -89,7 +90,7 @@ class ServerSettings(BaseModel):
     max_body_bytes: Size = 4 * 1024 * 1024
     """Bytes a client's message may take (4194304, '500kB', '10MB'; default 4 MiB, as the MCP SDK's); a
     larger one is refused (HTTP 413)."""
-    max_json_depth: Annotated[int, Field(ge=1, le=200)] = 100
+    max_json_depth: Annotated[int, Field(ge=1, le=DEPTH_CEILING)] = 100
     """How deeply a client's message may nest arrays and objects (at most 200, the MCP SDK parser's own
     limit); a deeper one is refused as a parse error (HTTP 400)."""
 

@@ -107,9 +107,7 @@ class WireCheck:
         has_json, has_sse = check_accept_headers(Request(scope))
         if not has_json or not (has_sse or self.json_response):
             needed = "application/json" if self.json_response else "application/json and text/event-stream"
-            raise Refused(
-                406, f"Not acceptable: the Accept header must list {needed}, got {_shown(_accept(scope))}"
-            )
+            raise Refused(406, f"Not acceptable: the Accept header must list {needed}, got {_shown(_accept(scope))}")
 
     def _check_accepts(self, scope: Scope, message: Any) -> None:
         """A ``subscriptions/listen`` answer is always an event stream, even where others are JSON."""
