@@ -47,6 +47,8 @@ def read(path: Path, *, tagged: bool) -> Notebook:
     """
     if path.suffix != ".ipynb":
         raise NotebookError(f"{path} is not a notebook (.ipynb)")
+    if not path.exists():
+        raise NotebookError(f"no such notebook: {path}")
     try:
         document = _document(path)
         cells = [
