@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import re
 import sys
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ParamSpec, TextIO, TypeVar, cast
 
 from jupyter_mcp.cli.errors import CLIError
 
+P = ParamSpec("P")
+R = TypeVar("R")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _SHUTDOWN_TIMEOUT = 10.0
 
@@ -92,6 +95,14 @@ class HeadlessKernel:
         if reply["content"]["status"] == "ok":
             return None
         return failure or dict(reply["content"])
+
+    async def call(self, function: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """``function(*args, **kwargs)`` run in the kernel (a module-level function of ``jupyter_mcp.kernel``,
+        its arguments and value Python literals); ``CLIError`` with the kernel's message if it raises."""
+        inspect.signature(function).bind(*args, **kwargs)  # the same check here as the kernel's call will make
+        given = [repr(value) for value in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+        module, name = function.__module__, function.__name__
+        return cast("R", await self.evaluate(f"__import__({module!r}, fromlist=[{name!r}]).{name}({', '.join(given)})"))
 
     async def evaluate(self, expression: str) -> Any:
         """The value of a Python literal ``expression`` in the kernel (a list of names, a number...)."""

@@ -170,7 +170,9 @@ async def _start_and_serve(kernel: HeadlessKernel, notebook: Notebook, args: arg
     await kernel.start()
     await _execute(kernel, notebook, args.host, args.no_confirm)
     info = _served(kernel, notebook, args.tagged)
-    _tell_unattended(await kernel.evaluate(_NEEDING_APPROVAL), args.no_confirm)
+    from jupyter_mcp.kernel.headless import tools_needing_approval
+
+    _tell_unattended(await kernel.call(tools_needing_approval), args.no_confirm)
     kernel.follow_output()
     if stdout is None:
         _announce(info, notebook)
@@ -183,33 +185,20 @@ async def _start_and_serve(kernel: HeadlessKernel, notebook: Notebook, args: arg
 
 async def _execute(kernel: HeadlessKernel, notebook: Notebook, host: str | None, no_confirm: bool) -> None:
     from jupyter_mcp.cli.headless import plain
+    from jupyter_mcp.kernel.headless import prepare_headless
 
     loads_itself = any("load_ext jupyter_mcp" in cell.source for cell in notebook.cells)
-    setup = _setup_code(host, load=not loads_itself, unattended="run" if no_confirm else "refuse")
-    failure = await kernel.run(setup, silent=True)
-    if failure is not None:
-        raise CLIError(f"could not load jupyter_mcp in the kernel: {failure.get('evalue', failure)}")
+    try:
+        await kernel.call(
+            prepare_headless, load=not loads_itself, host=host, unattended="run" if no_confirm else "refuse"
+        )
+    except CLIError as exc:
+        raise CLIError(f"could not load jupyter_mcp in the kernel: {exc}") from None
     for cell in notebook.cells:
         failure = await kernel.run(cell.source)
         if failure is not None:
             error = f"{failure.get('ename', 'Error')}: {plain(str(failure.get('evalue', '')))}"
             raise CLIError(f"cell {cell.number} of {notebook.path.name} raised {error}\n    {cell.first_line}")
-
-
-def _setup_code(host: str | None, *, load: bool, unattended: str) -> str:
-    """Set the host before any tool starts the server, and what happens to calls nobody can approve; load
-    the extension if the cells do not."""
-    lines = ["def _jupyter_mcp_setup():", "    import jupyter_mcp"]
-    if load:
-        lines.append("    get_ipython().run_line_magic('load_ext', 'jupyter_mcp')")
-    lines += ["    server = jupyter_mcp.get_server()", f"    server.approvals.unattended = {unattended!r}"]
-    if host is not None:
-        lines += [
-            "    from jupyter_mcp.tools.transports.http.serving import is_loopback",
-            f"    server.settings.host = {host!r}",
-            f"    server.settings.allow_remote = not is_loopback({host!r})",
-        ]
-    return "\n".join([*lines, "_jupyter_mcp_setup()", "del _jupyter_mcp_setup"])
 
 
 def _served(kernel: HeadlessKernel, notebook: Notebook, tagged: bool) -> ServerInfo:
@@ -223,9 +212,6 @@ def _served(kernel: HeadlessKernel, notebook: Notebook, tagged: bool) -> ServerI
             "anything; nothing to serve"
         )
     return info
-
-
-_NEEDING_APPROVAL = "__import__('jupyter_mcp').get_server().tools_needing_approval()"
 
 
 def _tell_unattended(names: list[str], no_confirm: bool) -> None:

@@ -16,8 +16,8 @@ Example::
 
 from jupyter_mcp.export.check import CheckError
 from jupyter_mcp.export.exporter import ExportResult, export_notebook
-from jupyter_mcp.export.findings import ExportError, Finding
 from jupyter_mcp.export.recorded import RecordedCall, read_sidecar, sidecar_path, write_sidecar
+from jupyter_mcp.export.translate.findings import ExportError, Finding
 
 __all__ = [
     "CheckError",

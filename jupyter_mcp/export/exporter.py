@@ -8,12 +8,12 @@ from typing import Any
 
 from jupyter_mcp.export import project, testgen
 from jupyter_mcp.export.check import exported_listing, listing_differences
-from jupyter_mcp.export.findings import Finding
 from jupyter_mcp.export.project import Names
 from jupyter_mcp.export.recorded import RecordedCall
 from jupyter_mcp.export.requirements import Requirements, requirements
 from jupyter_mcp.export.serverfile import MARKER, module_source
-from jupyter_mcp.export.translate import translate_notebook
+from jupyter_mcp.export.translate.cells import translate_notebook
+from jupyter_mcp.export.translate.findings import Finding
 from jupyter_mcp.notebookfile import Notebook
 
 

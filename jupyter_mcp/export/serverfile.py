@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from jupyter_mcp.export.literals import literal
 from jupyter_mcp.export.project import Names
-from jupyter_mcp.export.registration import SERVER
-from jupyter_mcp.export.translate import Translation
+from jupyter_mcp.export.translate.cells import Translation
+from jupyter_mcp.export.translate.literals import literal
+from jupyter_mcp.export.translate.registration import SERVER
 
 MARKER = "by jupyter-mcp export"
 """In every generated server.py's first line: a directory holding one may be exported into again."""

@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from jupyter_mcp.export.literals import literal
 from jupyter_mcp.export.recorded import RecordedCall
+from jupyter_mcp.export.translate.literals import literal
 
 CONFTEST = '''"""Fixtures: ``client`` is an in-memory MCP client on server.py, or a live server given as an option.
 

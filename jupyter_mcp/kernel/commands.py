@@ -171,7 +171,7 @@ class Commands:
 
     def _cmd_log(self, rest: list[str]) -> None:
         """log: the server's recent log lines"""
-        from jupyter_mcp.kernel.logs import ring
+        from jupyter_mcp.kernel.serving.logs import ring
 
         print("\n".join(ring.lines) or "(no server log lines)")
 

@@ -25,16 +25,17 @@ from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
 from jupyter_mcp.clientconfig import Target, config_for, kernel_target
 from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
-from jupyter_mcp.kernel.callresult import CallResult
-from jupyter_mcp.kernel.capture import OutputCapture
 from jupyter_mcp.kernel.config import NotebookSettings, load_settings
 from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
-from jupyter_mcp.kernel.logs import quiet_library_loggers
-from jupyter_mcp.kernel.mainthread import MainThreadExecutor
-from jupyter_mcp.kernel.publishing import DiscoveryPublisher
-from jupyter_mcp.kernel.switch import SwitchInterval
+from jupyter_mcp.kernel.serving.callresult import CallResult
+from jupyter_mcp.kernel.serving.capture import OutputCapture
+from jupyter_mcp.kernel.serving.logs import quiet_library_loggers
+from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
+from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
+from jupyter_mcp.kernel.serving.switch import SwitchInterval
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.calls.history import CallHistory
+from jupyter_mcp.tools.calls.path import NOTEBOOK
 from jupyter_mcp.tools.components.prompts import Prompt
 from jupyter_mcp.tools.components.registry import RegistryChange
 from jupyter_mcp.tools.components.resources import AnyResource
@@ -204,15 +205,15 @@ class NotebookServer(ToolServer):
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the same path a client uses; the call lands in ``history``."""
-        return CallResult.wrap(await self._on_server_loop(self.calls.call(name, arguments, source="notebook")))
+        return CallResult.wrap(await self._on_server_loop(self.calls.call(name, arguments, NOTEBOOK)))
 
     async def read_resource(self, uri: str) -> mt.ReadResourceResult:
         """Read ``uri`` through the same path a client uses; the read lands in ``history``."""
-        return await self._on_server_loop(self.calls.read_resource(uri, source="notebook"))
+        return await self._on_server_loop(self.calls.read_resource(uri, NOTEBOOK))
 
     async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
         """Get a prompt through the same path a client uses; the get lands in ``history``."""
-        return await self._on_server_loop(self.calls.get_prompt(name, arguments, source="notebook"))
+        return await self._on_server_loop(self.calls.get_prompt(name, arguments, NOTEBOOK))
 
     async def _on_server_loop(self, work: Coroutine[Any, Any, T]) -> T:
         """Run ``work`` where clients' requests run (async functions on the serving loop), when serving."""
@@ -225,17 +226,17 @@ class NotebookServer(ToolServer):
         self, name: str, arguments: Mapping[str, Any] | None = None
     ) -> concurrent.futures.Future[mt.CallToolResult]:
         """Start a call from synchronous code (a widget callback); returns a concurrent Future."""
-        return self._in_background(self.calls.call(name, arguments, source="notebook"))
+        return self._in_background(self.calls.call(name, arguments, NOTEBOOK))
 
     def read_in_background(self, uri: str) -> concurrent.futures.Future[mt.ReadResourceResult]:
         """Start a read of ``uri`` from synchronous code (a card's preview); recorded like a client's."""
-        return self._in_background(self.calls.read_resource(uri, source="notebook"))
+        return self._in_background(self.calls.read_resource(uri, NOTEBOOK))
 
     def get_prompt_in_background(
         self, name: str, arguments: Mapping[str, Any] | None = None
     ) -> concurrent.futures.Future[mt.GetPromptResult]:
         """Start a prompt get from synchronous code (a card's try-it); recorded like a client's."""
-        return self._in_background(self.calls.get_prompt(name, arguments, source="notebook"))
+        return self._in_background(self.calls.get_prompt(name, arguments, NOTEBOOK))
 
     def _in_background(self, work: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         if not self.running:

@@ -24,73 +24,39 @@ No IPython, no Jupyter server. Example::
         run(server)  # stdio; --transport http [--host H] [--port P] [--token T]
 """
 
-from jupyter_mcp.tools.calls.context import CallScope, Context
-from jupyter_mcp.tools.calls.events import (
-    BaseCallObserver,
-    CallFinished,
-    CallObserver,
-    CallStarted,
-    ClientInfo,
-    LateResult,
-    LogEvent,
-    ProgressEvent,
-)
-from jupyter_mcp.tools.calls.executors import Executor, WorkerExecutor
+from jupyter_mcp.tools.calls.context import Context
 from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
-from jupyter_mcp.tools.calls.path import CallPath, ExecutionHook
 from jupyter_mcp.tools.components.content import Audio, File, Image, ToolResult
-from jupyter_mcp.tools.components.options import CommonOptions, PromptOptions, ResourceOptions, ToolOptions
-from jupyter_mcp.tools.components.prompts import Message, Prompt, PromptRegistry
-from jupyter_mcp.tools.components.registry import DuplicateToolError, Registry, RegistryChange, ToolRegistry
-from jupyter_mcp.tools.components.resources import Resource, ResourceRegistry, ResourceTemplate, resource_from_function
+from jupyter_mcp.tools.components.options import PromptOptions, ResourceOptions, ToolOptions
+from jupyter_mcp.tools.components.prompts import Message, Prompt
+from jupyter_mcp.tools.components.resources import Resource, ResourceTemplate
 from jupyter_mcp.tools.components.tool import Tool
 from jupyter_mcp.tools.errors import PromptError, ResourceError, ToolDefinitionError, ToolError
-from jupyter_mcp.tools.protocol.sessions import ConnectedClient
 from jupyter_mcp.tools.runner import run
 from jupyter_mcp.tools.server import ToolServer
+from jupyter_mcp.tools.settings import ServerSettings
 
 __all__ = [
     "Audio",
-    "BaseCallObserver",
-    "CallFinished",
     "CallHistory",
-    "CallObserver",
-    "CallPath",
     "CallRecord",
-    "CallScope",
-    "CallStarted",
-    "ClientInfo",
-    "CommonOptions",
-    "ConnectedClient",
     "Context",
-    "DuplicateToolError",
-    "ExecutionHook",
-    "Executor",
     "File",
     "Image",
-    "LateResult",
-    "LogEvent",
     "Message",
-    "ProgressEvent",
     "Prompt",
     "PromptError",
     "PromptOptions",
-    "PromptRegistry",
-    "Registry",
-    "RegistryChange",
     "Resource",
     "ResourceError",
     "ResourceOptions",
-    "ResourceRegistry",
     "ResourceTemplate",
+    "ServerSettings",
     "Tool",
     "ToolDefinitionError",
     "ToolError",
     "ToolOptions",
-    "ToolRegistry",
     "ToolResult",
     "ToolServer",
-    "WorkerExecutor",
-    "resource_from_function",
     "run",
 ]

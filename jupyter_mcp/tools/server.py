@@ -16,17 +16,18 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.tools.approvals.policy import Approvals, NotebookQuestion, PendingCall
+from jupyter_mcp.tools.approvals.policy import Approvals
+from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.calls.events import CallObserver
-from jupyter_mcp.tools.calls.path import CallPath
+from jupyter_mcp.tools.calls.path import NOTEBOOK, CallPath
 from jupyter_mcp.tools.calls.rounds import InputRounds
 from jupyter_mcp.tools.calls.stats import ToolStats
 from jupyter_mcp.tools.calls.tasks import TaskStore
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.options import PromptOptions, ResourceOptions, ToolOptions
 from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
-from jupyter_mcp.tools.components.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry
+from jupyter_mcp.tools.components.registry import OnDuplicate, Registry, RegistryChange, ToolRegistry, split_by_registry
 from jupyter_mcp.tools.components.resources import (
     AnyResource,
     Resource,
@@ -81,7 +82,7 @@ class ToolServer:
         **options: Unpack[ServerOptions],
     ) -> None:
         self.name = name
-        self.settings = _settings(settings, options)
+        self.settings = ServerSettings.build(**options) if settings is None else settings.updated(**options)
         """Every setting of this server (``ServerSettings``): change one and it applies at once."""
         self.registry = ToolRegistry()
         self.resource_registry = ResourceRegistry()
@@ -253,26 +254,15 @@ class ToolServer:
 
         ``only=True`` switches every registry to allow-list mode: just these are visible.
         """
-        for registry, keys in self._split(names):
+        for registry, keys in split_by_registry(self.registries, names):
             if keys or tags or only:
                 registry.enable(keys, tags, only=only)
 
     def disable(self, names: Collection[str] | None = None, tags: Collection[str] | None = None) -> None:
         """Hide tools, resources and prompts by name (a resource also by URI) and by tag."""
-        for registry, keys in self._split(names):
+        for registry, keys in split_by_registry(self.registries, names):
             if keys or tags:
                 registry.disable(keys, tags)
-
-    def _split(self, names: Collection[str] | None) -> list[tuple[Registry[Any], set[str]]]:
-        """Each registry with the keys ``names`` refer to in it; ``KeyError`` for a name none knows."""
-        wanted = set(names or ())
-        split = [(registry, registry.resolve(wanted)) for registry in self.registries]
-        known = {name for registry, keys in split for key in keys for name in (key, registry.all()[key].name)}
-        missing = sorted(wanted - known)
-        if missing:
-            everything = sorted(key for registry in self.registries for key in registry.all())
-            raise KeyError(f"nothing named {missing[0]!r} (registered: {', '.join(everything) or 'none'})")
-        return split
 
     @property
     def result_links(self) -> ResultLinks:
@@ -306,15 +296,15 @@ class ToolServer:
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.CallToolResult:
         """Call a tool through the full call path, as a client would (useful in tests and cells)."""
-        return await self.calls.call(name, arguments, source="notebook")
+        return await self.calls.call(name, arguments, NOTEBOOK)
 
     async def read_resource(self, uri: str) -> mt.ReadResourceResult:
         """Read ``uri`` through the full path, as a client would; raises ``ResourceError`` (and subclasses)."""
-        return await self.calls.read_resource(uri, source="notebook")
+        return await self.calls.read_resource(uri, NOTEBOOK)
 
     async def get_prompt(self, name: str, arguments: Mapping[str, Any] | None = None) -> mt.GetPromptResult:
         """Render prompt ``name`` as a client would; raises ``PromptError`` or ``ToolArgumentsError``."""
-        return await self.calls.get_prompt(name, arguments, source="notebook")
+        return await self.calls.get_prompt(name, arguments, NOTEBOOK)
 
     # ---- the notebook user's say over client calls (approvals.py) -------------------------------
 
@@ -398,12 +388,3 @@ class ToolServer:
 
 _SSE_RETRY_MS = 1000
 """Reconnection delay suggested to clients whose SSE stream was closed (SSE ``retry:`` field)."""
-
-
-def _settings(settings: ServerSettings | None, options: ServerOptions) -> ServerSettings:
-    """``settings`` (or the defaults) with ``options`` applied, checked once."""
-    if settings is None:
-        return ServerSettings.build(**options)
-    for key, value in options.items():
-        setattr(settings, key, value)
-    return settings

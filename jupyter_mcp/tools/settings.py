@@ -116,6 +116,12 @@ class ServerSettings(BaseModel):
         """The one-sentence help of setting ``name``, on one line."""
         return " ".join((cls.model_fields[name].description or "").split())
 
+    def updated(self, **values: Any) -> Self:
+        """This record with ``values`` set (each checked as it is set); returns it."""
+        for key, value in values.items():
+            setattr(self, key, value)
+        return self
+
     @classmethod
     def build(cls, **values: Any) -> Self:
         """A record from ``values``; ``ToolDefinitionError`` in one sentence for a value that does not fit."""

@@ -20,7 +20,7 @@ from jupyter_mcp.widgets._throttle import Throttle
 from jupyter_mcp.widgets.tryit import TryItForm, TryTarget
 
 if TYPE_CHECKING:
-    from jupyter_mcp.tools.approvals.policy import NotebookQuestion, PendingCall
+    from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
     from jupyter_mcp.widgets.host import ServerHost
 
 DEFAULT_MINUTES = 10

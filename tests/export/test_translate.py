@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from jupyter_mcp.export import ExportError
-from jupyter_mcp.export.linemagics import MCP_COMMANDS
 from jupyter_mcp.export.project import Names
 from jupyter_mcp.export.serverfile import module_source
-from jupyter_mcp.export.translate import translate_notebook
+from jupyter_mcp.export.translate.cells import translate_notebook
+from jupyter_mcp.export.translate.linemagics import MCP_COMMANDS
 from jupyter_mcp.kernel.commands import COMMANDS
 from jupyter_mcp.notebookfile import Cell, Notebook
 

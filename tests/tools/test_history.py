@@ -7,8 +7,8 @@ import threading
 import mcp_types as mt
 import pytest
 
-from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LateResult, LogEvent, ProgressEvent
 from jupyter_mcp.tools.calls.clipped import DROPPED
+from jupyter_mcp.tools.calls.events import CallFinished, CallStarted, ClientInfo, LateResult, LogEvent, ProgressEvent
 from jupyter_mcp.tools.calls.history import CallHistory, CallRecord, format_record
 
 

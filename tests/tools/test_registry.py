@@ -4,7 +4,8 @@ import logging
 
 import pytest
 
-from jupyter_mcp.tools import DuplicateToolError, RegistryChange, Tool, ToolRegistry
+from jupyter_mcp.tools import Tool
+from jupyter_mcp.tools.components.registry import DuplicateToolError, RegistryChange, ToolRegistry
 
 
 def make(name: str, *tags: str) -> Tool:

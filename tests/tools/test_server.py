@@ -9,7 +9,8 @@ import mcp_types as mt
 import pytest
 from mcp.shared.exceptions import MCPDeprecationWarning
 
-from jupyter_mcp.tools import BaseCallObserver, CallFinished, Context, LateResult, ToolServer
+from jupyter_mcp.tools import Context, ToolServer
+from jupyter_mcp.tools.calls.events import BaseCallObserver, CallFinished, LateResult
 from tests.conftest import connected
 
 from .seed_tools import seed_server

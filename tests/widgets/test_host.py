@@ -13,6 +13,7 @@ import pytest
 
 from jupyter_mcp.hubenv import BrowserPage
 from jupyter_mcp.tools import CallHistory, ToolServer
+from jupyter_mcp.tools.calls.path import NOTEBOOK
 from jupyter_mcp.widgets import ResourceCard, ServerPanel, ToolCard
 from jupyter_mcp.widgets.host import ServerHost
 from tests.widgets.conftest import eventually
@@ -42,15 +43,15 @@ class PlainHost(ToolServer):
         return {"mcpServers": {"plain": {"url": self.url}}}
 
     def call_in_background(self, name: str, arguments: Mapping[str, Any] | None = None) -> Future[mt.CallToolResult]:
-        return asyncio.run_coroutine_threadsafe(self.calls.call(name, arguments, source="notebook"), self.loop)
+        return asyncio.run_coroutine_threadsafe(self.calls.call(name, arguments, NOTEBOOK), self.loop)
 
     def read_in_background(self, uri: str) -> Future[mt.ReadResourceResult]:
-        return asyncio.run_coroutine_threadsafe(self.calls.read_resource(uri, source="notebook"), self.loop)
+        return asyncio.run_coroutine_threadsafe(self.calls.read_resource(uri, NOTEBOOK), self.loop)
 
     def get_prompt_in_background(
         self, name: str, arguments: Mapping[str, Any] | None = None
     ) -> Future[mt.GetPromptResult]:
-        return asyncio.run_coroutine_threadsafe(self.calls.get_prompt(name, arguments, source="notebook"), self.loop)
+        return asyncio.run_coroutine_threadsafe(self.calls.get_prompt(name, arguments, NOTEBOOK), self.loop)
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)

@@ -8,8 +8,15 @@ import re
 import mcp_types as mt
 import pandas as pd
 
-from jupyter_mcp.tools import CallFinished, CallStarted, ClientInfo, LogEvent, ProgressEvent
-from jupyter_mcp.tools.calls.events import InputWait, TaskCreated
+from jupyter_mcp.tools.calls.events import (
+    CallFinished,
+    CallStarted,
+    ClientInfo,
+    InputWait,
+    LogEvent,
+    ProgressEvent,
+    TaskCreated,
+)
 from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
 from jupyter_mcp.tools.components.results import markdown_table
 from jupyter_mcp.widgets.model import call_row

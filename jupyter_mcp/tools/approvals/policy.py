@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 import mcp_types as mt
 
+from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.calls.context import CallScope, Context
 from jupyter_mcp.tools.calls.events import Decision, Verdict, Via
 from jupyter_mcp.tools.errors import ToolError
@@ -49,108 +50,6 @@ ASKING_MESSAGE = "waiting for the notebook user's answer"
 
 ApprovalListener = Callable[[], None]
 DecisionListener = Callable[[str, "Decision"], None]
-
-
-class PendingCall:
-    """A client's call waiting for the notebook user; ``allow()`` or ``deny(reason)`` it from any thread."""
-
-    def __init__(self, call_id: str, tool: str, arguments: dict[str, Any], client: str | None) -> None:
-        self.id = call_id
-        self.tool = tool
-        self.arguments = arguments
-        self.client = client
-        self.asked_at = time.time()
-        self._loop = asyncio.get_running_loop()
-        self._answer: asyncio.Future[tuple[Verdict, Via, str | None, float | None]] = self._loop.create_future()
-
-    def allow(self, *, minutes: float | None = None, via: Via = "cell") -> None:
-        """Let the call run; ``minutes=N`` also lets this client's next calls run unasked for N minutes."""
-        if minutes is not None and not minutes > 0:
-            raise ValueError(f"minutes must be a positive number, got {minutes!r}")
-        self._decide("allowed", via, None, minutes)
-
-    def deny(self, reason: str | None = None, *, via: Via = "cell") -> None:
-        """Refuse the call; the client gets a tool error saying the notebook user declined (and ``reason``)."""
-        self._decide("denied", via, reason or None, None)
-
-    @property
-    def decided(self) -> bool:
-        return self._answer.done()
-
-    def _decide(self, verdict: Verdict, via: Via, reason: str | None, minutes: float | None) -> None:
-        def settle() -> None:
-            if not self._answer.done():
-                self._answer.set_result((verdict, via, reason, minutes))
-
-        self._loop.call_soon_threadsafe(settle)
-
-    async def answer(self, within: float) -> tuple[Verdict, Via, str | None, float | None]:
-        try:
-            return await asyncio.wait_for(asyncio.shield(self._answer), within)
-        except TimeoutError:
-            return ("denied", "timeout", f"no answer within {within:g} s", None)
-
-    def describe(self) -> dict[str, Any]:
-        """JSON for the discovery file and the REST API."""
-        return {
-            "id": self.id,
-            "tool": self.tool,
-            "arguments": self.arguments,
-            "client": self.client,
-            "asked_at": self.asked_at,
-        }
-
-    def __repr__(self) -> str:
-        return f"PendingCall({self.tool!r}, client {self.client!r}, arguments {self.arguments!r})"
-
-
-class NotebookQuestion:
-    """A tool's question for the notebook user (``ctx.ask_notebook_user``); ``answer(values)`` or ``decline()``."""
-
-    def __init__(self, call_id: str, tool: str, message: str, schema: dict[str, Any], client: str | None) -> None:
-        self.id = call_id
-        self.tool = tool
-        self.message = message
-        self.schema = schema
-        self.client = client
-        self.asked_at = time.time()
-        self._loop = asyncio.get_running_loop()
-        self._answer: asyncio.Future[mt.ElicitResult] = self._loop.create_future()
-
-    def answer(self, values: dict[str, Any]) -> None:
-        """Send ``values`` (the form's fields) back to the waiting tool (from any thread)."""
-        self._settle(mt.ElicitResult(action="accept", content=dict(values)))
-
-    def decline(self) -> None:
-        """Tell the waiting tool the notebook user would rather not answer."""
-        self._settle(mt.ElicitResult(action="decline"))
-
-    def _settle(self, result: mt.ElicitResult) -> None:
-        def settle() -> None:
-            if not self._answer.done():
-                self._answer.set_result(result)
-
-        self._loop.call_soon_threadsafe(settle)
-
-    async def result(self, within: float) -> mt.ElicitResult:
-        try:
-            return await asyncio.wait_for(asyncio.shield(self._answer), within)
-        except TimeoutError:
-            return mt.ElicitResult(action="cancel")
-
-    def describe(self) -> dict[str, Any]:
-        """JSON for the REST API: what JupyterLab needs to show the form."""
-        return {
-            "id": self.id,
-            "tool": self.tool,
-            "message": self.message,
-            "schema": self.schema,
-            "client": self.client,
-            "asked_at": self.asked_at,
-        }
-
-    def __repr__(self) -> str:
-        return f"NotebookQuestion({self.message!r}, from tool {self.tool!r})"
 
 
 @dataclass
@@ -246,7 +145,7 @@ class Approvals:
             self.paused = True
             running, waiting = list(self._running.values()), list(self._pending.values())
         for pending in waiting:
-            pending._decide("denied", "pause", None, None)
+            pending.deny(via="pause")
         for run in running:
             run.scope.cancel_event.set()
             if run.is_async:

@@ -17,6 +17,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 import mcp_types as mt
@@ -60,7 +61,7 @@ Attempt = Callable[[CallScope], Awaitable[_R]]
 Answer = Callable[[Failure, BaseException, CallScope], _R]
 """How a kind answers a failure: returns what the caller gets, or raises."""
 
-__all__ = ["Admission", "CallPath", "ExecutionHook", "Source", "new_call_id"]
+__all__ = ["NOTEBOOK", "Admission", "CallPath", "ExecutionHook", "Origin", "Source", "new_call_id"]
 
 _ids = itertools.count(1)
 _PREFIX = f"{os.getpid():x}"
@@ -69,6 +70,20 @@ _WHAT = {"tool": "Tool", "resource": "Reading resource", "prompt": "Prompt"}
 
 def new_call_id() -> str:
     return f"{_PREFIX}-{next(_ids)}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Who makes a call: a client (its request, and who it is), or the notebook itself."""
+
+    request: Request | None = None
+    client: ClientInfo | None = None
+    source: Source = "client"
+
+
+CLIENT = Origin()
+NOTEBOOK = Origin(source="notebook")
+"""A call from the notebook itself (``server.call`` in a cell, a card's try-it form): no client, no budget."""
 
 
 class Admission(Protocol):
@@ -127,26 +142,20 @@ class CallPath:
         self,
         name: str,
         arguments: Mapping[str, Any] | None,
-        *,
-        request: Request | None = None,
-        client: ClientInfo | None = None,
-        source: Source = "client",
+        origin: Origin = CLIENT,
     ) -> mt.CallToolResult:
         """Run one call end to end; errors come back as ``isError`` results.
 
         A tool that raises ``MCPError`` for a client call fails that call with the protocol error
         (a JSON-RPC error); cancelling the awaiting task cancels the call.
         """
-        return await self.start(name, arguments, request=request, client=client, source=source).task
+        return await self.start(name, arguments, origin).task
 
     def start(
         self,
         name: str,
         arguments: Mapping[str, Any] | None,
-        *,
-        request: Request | None = None,
-        client: ClientInfo | None = None,
-        source: Source = "client",
+        origin: Origin = CLIENT,
         gate: InputGate | None = None,
     ) -> CallRun[mt.CallToolResult]:
         """Start a call as its own task on the running loop; the ``CallRun`` says how it goes.
@@ -155,8 +164,10 @@ class CallPath:
         going to the client as requests.
         """
         args = dict(arguments or {})
-        event = CallStarted("", name, args, client, time.time(), source, "tool", name)
-        return self._started(event, request, gate, lambda scope: self._call(name, args, scope), self._tool_failed)
+        event = CallStarted("", name, args, origin.client, time.time(), origin.source, "tool", name)
+        return self._started(
+            event, origin.request, gate, lambda scope: self._call(name, args, scope), self._tool_failed
+        )
 
     async def _call(self, name: str, arguments: dict[str, Any], scope: CallScope) -> mt.CallToolResult:
         tool = self.registry.get(name)
@@ -200,10 +211,7 @@ class CallPath:
     async def read_resource(
         self,
         uri: str,
-        *,
-        request: Request | None = None,
-        client: ClientInfo | None = None,
-        source: Source = "client",
+        origin: Origin = CLIENT,
     ) -> mt.ReadResourceResult:
         """Read ``uri``; raises ``ResourceNotFoundError``, ``ToolArgumentsError`` or ``ResourceError``."""
         try:
@@ -212,14 +220,14 @@ class CallPath:
             found, refused = None, exc
         values = dict(found.values) if found is not None else {}
         component = found.resource.key if found is not None else None
-        event = CallStarted("", uri, values, client, time.time(), source, "resource", component)
+        event = CallStarted("", uri, values, origin.client, time.time(), origin.source, "resource", component)
 
         async def attempt(scope: CallScope) -> mt.ReadResourceResult:
             if refused is not None:
                 raise refused
             return await self._read(uri, found, scope)
 
-        return await self._recorded(self._begin(event, request, None), attempt, self._raised)
+        return await self._recorded(self._begin(event, origin.request, None), attempt, self._raised)
 
     async def _read(self, uri: str, found: Found | None, scope: CallScope) -> mt.ReadResourceResult:
         if found is None:
@@ -234,28 +242,23 @@ class CallPath:
         self,
         name: str,
         arguments: Mapping[str, Any] | None,
-        *,
-        request: Request | None = None,
-        client: ClientInfo | None = None,
-        source: Source = "client",
+        origin: Origin = CLIENT,
     ) -> mt.GetPromptResult:
         """Render prompt ``name``; raises ``UnknownPromptError``, ``ToolArgumentsError`` or ``PromptError``."""
-        return await self.start_prompt(name, arguments, request=request, client=client, source=source).task
+        return await self.start_prompt(name, arguments, origin).task
 
     def start_prompt(
         self,
         name: str,
         arguments: Mapping[str, Any] | None,
-        *,
-        request: Request | None = None,
-        client: ClientInfo | None = None,
-        source: Source = "client",
+        origin: Origin = CLIENT,
         gate: InputGate | None = None,
     ) -> CallRun[mt.GetPromptResult]:
         """Start rendering prompt ``name`` as its own task; with a ``gate`` its questions wait there (2026 era)."""
         args = dict(arguments or {})
         prompt = self.prompts.get(name)
-        event = CallStarted("", name, args, client, time.time(), source, "prompt", prompt.key if prompt else None)
+        key = prompt.key if prompt else None
+        event = CallStarted("", name, args, origin.client, time.time(), origin.source, "prompt", key)
 
         async def attempt(scope: CallScope) -> mt.GetPromptResult:
             if prompt is None:
@@ -264,7 +267,7 @@ class CallPath:
             value = await self.execution.run(prompt, bound, scope)
             return mt.GetPromptResult(description=prompt.description, messages=prompt.messages(value))
 
-        return self._started(event, request, gate, attempt, self._raised)
+        return self._started(event, origin.request, gate, attempt, self._raised)
 
     def _raised(self, failure: Failure, exc: BaseException, scope: CallScope) -> Any:
         """A read's or a prompt get's failure is raised (an unexpected one as ``ResourceError``/``PromptError``)."""

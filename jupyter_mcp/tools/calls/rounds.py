@@ -39,7 +39,7 @@ def invalid_state() -> MCPError:
 
 
 @dataclass
-class _Parked:
+class _Waiting:
     run: CallRun[Any]
     tool: str
     round: int
@@ -51,7 +51,7 @@ class InputRounds:
 
     def __init__(self, settings: ServerSettings | None = None) -> None:
         self.settings = settings or ServerSettings()
-        self._parked: dict[str, _Parked] = {}
+        self._parked: dict[str, _Waiting] = {}
         self._rounds: dict[str, int] = {}
 
     def __len__(self) -> int:
@@ -62,7 +62,7 @@ class InputRounds:
         number = self._rounds.get(run.call_id, 0) + 1
         self._rounds[run.call_id] = number
         timer = asyncio.get_running_loop().call_later(self.settings.input_timeout, self._expire, run.call_id, number)
-        self._parked[run.call_id] = _Parked(run, tool, number, timer)
+        self._parked[run.call_id] = _Waiting(run, tool, number, timer)
         run.task.add_done_callback(lambda _: self._forget(run.call_id))
         return f"{run.call_id}/{number}"
 

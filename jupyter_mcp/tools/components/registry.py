@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.tool import Tool
@@ -195,3 +195,17 @@ class ToolRegistry(Registry[Tool]):
     """The tools, by name."""
 
     kind: ClassVar[Kind] = "tool"
+
+
+def split_by_registry(
+    registries: Sequence[Registry[Any]], names: Collection[str] | None
+) -> list[tuple[Registry[Any], set[str]]]:
+    """Each registry with the keys ``names`` refer to in it; ``KeyError`` for a name none knows."""
+    wanted = set(names or ())
+    split = [(registry, registry.resolve(wanted)) for registry in registries]
+    known = {name for registry, keys in split for key in keys for name in (key, registry.all()[key].name)}
+    missing = sorted(wanted - known)
+    if missing:
+        everything = sorted(key for registry in registries for key in registry.all())
+        raise KeyError(f"nothing named {missing[0]!r} (registered: {', '.join(everything) or 'none'})")
+    return split

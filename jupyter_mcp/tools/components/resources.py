@@ -59,6 +59,18 @@ class _Readable(Component):
     timeout: ClassVar[float | None] = None
     is_template: ClassVar[bool]
 
+    def _listed(self) -> dict[str, Any]:
+        """What a listing entry says besides the URI (or URI template)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "mime_type": self.mime_type,
+            "icons": self.icons,
+            "annotations": self.annotations,
+            "meta": self.listing_meta(),
+        }
+
     def bind(self, values: Mapping[str, Any], injected: Mapping[str, Any]) -> BoundCall:
         """Coerce matched URI values to the function's annotations; ``ToolArgumentsError`` names each bad one."""
         return self.validated(values, injected)
@@ -81,16 +93,7 @@ class Resource(_Readable):
 
     def to_mcp(self) -> mt.Resource:
         """The ``resources/list`` entry."""
-        return mt.Resource(
-            uri=self.uri,
-            name=self.name,
-            title=self.title,
-            description=self.description,
-            mime_type=self.mime_type,
-            icons=self.icons,
-            annotations=self.annotations,
-            meta=self.listing_meta(),
-        )
+        return mt.Resource(uri=self.uri, **self._listed())
 
 
 @dataclass(eq=False, kw_only=True)
@@ -123,16 +126,7 @@ class ResourceTemplate(_Readable):
 
     def to_mcp(self) -> mt.ResourceTemplate:
         """The ``resources/templates/list`` entry."""
-        return mt.ResourceTemplate(
-            uri_template=self.uri_template,
-            name=self.name,
-            title=self.title,
-            description=self.description,
-            mime_type=self.mime_type,
-            icons=self.icons,
-            annotations=self.annotations,
-            meta=self.listing_meta(),
-        )
+        return mt.ResourceTemplate(uri_template=self.uri_template, **self._listed())
 
 
 AnyResource = Resource | ResourceTemplate

@@ -2,10 +2,11 @@
 
 2025 era: the call runs while the request waits; the tool's questions go to the client as
 server-to-client requests. 2026 era: questions wait in the call's ``InputGate`` and the client
-gets ``input_required`` (``mrtr.py``), retrying with the answers; a task tool called by a client
-that declared the tasks extension becomes a task (``tasks.py``) once it has run ``task_after``
-seconds. Input asked before that point is part of the call itself, so a tool can ask its
-questions up front and then run long as a task (the spec's MRTR-then-task composition).
+gets ``input_required`` (an input round, ``calls/rounds.py``), retrying with the answers; a
+task tool called by a client that declared the tasks extension becomes a task (``tasks.py``)
+once it has run ``task_after`` seconds. Input asked before that point is part of the call
+itself, so a tool can ask its questions up front and then run long as a task (input rounds,
+then a task: the tasks extension's composition).
 A prompt asks the same way (``input_required`` is universal, SEP-2322); it never becomes a task.
 """
 
@@ -19,7 +20,7 @@ from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools.calls.gate import InputGate
-from jupyter_mcp.tools.calls.path import CallPath
+from jupyter_mcp.tools.calls.path import CallPath, Origin
 from jupyter_mcp.tools.calls.rounds import InputRounds
 from jupyter_mcp.tools.calls.run import CallRun, Outcome
 from jupyter_mcp.tools.calls.tasks import TaskStore, declares_tasks, tasks_required
@@ -45,14 +46,14 @@ class CallFlow:
         client = client_info_of(ctx)
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             self._refuse_required(ctx, params.name)
-            return await self.calls.call(params.name, params.arguments, request=ctx, client=client)
+            return await self.calls.call(params.name, params.arguments, Origin(ctx, client))
         run: CallRun[mt.CallToolResult]
         if params.request_state is not None:
             run = self._resume(ctx, params.request_state, params.name, params.input_responses)
         else:
             self._refuse_required(ctx, params.name)
             gate = InputGate(params.input_responses)
-            run = self.calls.start(params.name, params.arguments, request=ctx, client=client, gate=gate)
+            run = self.calls.start(params.name, params.arguments, Origin(ctx, client), gate)
         may_become_task = self._may_become_task(ctx, params.name)
         outcome = await self._next(run, self.settings.task_after if may_become_task else None)
         if outcome == "slow":
@@ -65,14 +66,14 @@ class CallFlow:
         """``prompts/get``: rendered, or (2026 era) an ``input_required`` round; raises ``ToolError``."""
         client = client_info_of(ctx)
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            return await self.calls.get_prompt(params.name, params.arguments, request=ctx, client=client)
+            return await self.calls.get_prompt(params.name, params.arguments, Origin(ctx, client))
         parked_as = f"prompts/get {params.name}"  # a tool of the same name cannot resume it
         run: CallRun[mt.GetPromptResult]
         if params.request_state is not None:
             run = self._resume(ctx, params.request_state, parked_as, params.input_responses)
         else:
             gate = InputGate(params.input_responses)
-            run = self.calls.start_prompt(params.name, params.arguments, request=ctx, client=client, gate=gate)
+            run = self.calls.start_prompt(params.name, params.arguments, Origin(ctx, client), gate)
         return self._answer(run, await self._next(run, None), parked_as)
 
     def _resume(

@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
-from jupyter_mcp.tools.calls.path import CallPath
+from jupyter_mcp.tools.calls.path import CallPath, Origin
 from jupyter_mcp.tools.calls.rounds import InputRounds, state_boundary
 from jupyter_mcp.tools.calls.tasks import TASKS_EXTENSION, TaskParams, TaskStore, TaskUpdateParams
 from jupyter_mcp.tools.components.completions import complete
@@ -171,7 +171,7 @@ class Handlers:
 
     async def read_resource(self, ctx: Ctx, params: mt.ReadResourceRequestParams) -> mt.ReadResourceResult:
         try:
-            return await self.server.calls.read_resource(params.uri, request=ctx, client=client_info_of(ctx))
+            return await self.server.calls.read_resource(params.uri, Origin(ctx, client_info_of(ctx)))
         except ToolError as exc:
             raise protocol_error(exc, ctx.protocol_version) from None
 

@@ -22,7 +22,8 @@ from starlette.routing import Route
 
 from jupyter_mcp.discovery import ADMIN_HEADER
 from jupyter_mcp.jsonlimits import JSONRefused, load_object
-from jupyter_mcp.tools.approvals.policy import Approvals, NotebookQuestion
+from jupyter_mcp.tools.approvals.policy import Approvals
+from jupyter_mcp.tools.approvals.waits import NotebookQuestion
 
 _W = TypeVar("_W")
 

@@ -13,11 +13,11 @@ import ast
 from collections.abc import Iterator
 from functools import cache
 
-from jupyter_mcp.export.edits import Edit, apply, indent_continuation
-from jupyter_mcp.export.findings import Site
-from jupyter_mcp.export.ipython import IPythonCall, ipython_call, to_python
-from jupyter_mcp.export.linemagics import Translation, Untranslatable, translate_line_magic
-from jupyter_mcp.export.registration import SERVER
+from jupyter_mcp.export.translate.edits import Edit, apply, indent_continuation
+from jupyter_mcp.export.translate.findings import Site
+from jupyter_mcp.export.translate.ipython import IPythonCall, ipython_call, to_python
+from jupyter_mcp.export.translate.linemagics import Translation, Untranslatable, translate_line_magic
+from jupyter_mcp.export.translate.registration import SERVER
 
 RESERVED = (SERVER, "main")
 NOTEBOOK_MODULES = ("IPython", "ipykernel", "ipywidgets", "anywidget", "matplotlib_inline", "google.colab")

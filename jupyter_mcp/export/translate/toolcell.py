@@ -11,10 +11,10 @@ import ast
 import shlex
 from typing import Any, NoReturn
 
-from jupyter_mcp.export.code import translate_code
-from jupyter_mcp.export.findings import Site
-from jupyter_mcp.export.linemagics import Untranslatable
-from jupyter_mcp.export.registration import add_call, decorator, exported_tool_options
+from jupyter_mcp.export.translate.code import translate_code
+from jupyter_mcp.export.translate.findings import Site
+from jupyter_mcp.export.translate.linemagics import Untranslatable
+from jupyter_mcp.export.translate.registration import add_call, decorator, exported_tool_options
 from jupyter_mcp.syntax.cellfunc import (
     SignatureError,
     defined_functions,

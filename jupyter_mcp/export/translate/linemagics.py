@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
-from jupyter_mcp.export.literals import literal
-from jupyter_mcp.export.registration import SERVER, add_call, exported_tool_options
+from jupyter_mcp.export.translate.literals import literal
+from jupyter_mcp.export.translate.registration import SERVER, add_call, exported_tool_options
 from jupyter_mcp.syntax.flags import add_flags, tool_options
 
 

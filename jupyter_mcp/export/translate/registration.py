@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jupyter_mcp.export.literals import keywords, literal
+from jupyter_mcp.export.translate.literals import keywords, literal
 
 SERVER = "server"
 """The exported module's ``ToolServer``; the notebook's ``jupyter_mcp.get_server()`` becomes this name."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from jupyter_mcp.export.code import translate_code
-from jupyter_mcp.export.findings import ExportError, Finding, Site
-from jupyter_mcp.export.toolcell import translate_tool_cell
+from jupyter_mcp.export.translate.code import translate_code
+from jupyter_mcp.export.translate.findings import ExportError, Finding, Site
+from jupyter_mcp.export.translate.toolcell import translate_tool_cell
 from jupyter_mcp.notebookfile import Cell, Notebook
 
 CellTranslator = Callable[[str, str, Site], str]
