@@ -21,6 +21,7 @@ from jupyter_mcp.notebookfile import NotebookError, read
 from tests.cli.conftest import JUPYTER_MCP
 from tests.reliability.fuzzing import budget, json_values
 
+DEEP = b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
 MAGIC_LINES = [
     "%%mcp_tool",
     "%%mcp_tool f(x: int) -> int",
@@ -75,7 +76,7 @@ files = st.one_of(
     notebooks.map(lambda document: json.dumps(document).encode()),
     json_values.map(lambda value: json.dumps(value).encode()),
     st.binary(max_size=40),
-    st.just(b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+    st.just(DEEP),
 )
 
 
@@ -114,7 +115,7 @@ def code(source: Any, **more: Any) -> dict[str, Any]:
     ("content", "said"),
     [
         (b"\xff", "cannot read"),
-        (b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "cannot read"),
+        (DEEP, "cannot read"),
         (notebook(code("x = 1"), metadata={"kernelspec": "python3"}), "translated"),
         (notebook(code(5)), "cannot read"),
         (notebook(code("x = 1", metadata=[])), "translated"),
@@ -125,11 +126,16 @@ def test_what_the_fuzzer_found(tmp_path: Path, content: bytes, said: str) -> Non
     path = tmp_path / "found.ipynb"
     path.write_bytes(content)
     assert read_and_translate(path, tagged=False).startswith(said)
+
+
+@pytest.mark.parametrize("content", [DEEP, notebook(code(5))], ids=["deep", "source-a-number"])
+def test_the_export_command_says_it_in_one_line(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "found.ipynb"
+    path.write_bytes(content)
     done = subprocess.run(
         [JUPYTER_MCP, "export", str(path), "-o", str(tmp_path / "out"), "--no-check"],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
-    assert "Traceback" not in done.stderr, done.stderr[-2000:]
-    if said != "translated":
-        assert done.returncode != 0
-        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.returncode != 0
+    assert done.stderr.startswith(f"jupyter-mcp: cannot read {path} as a notebook: "), done.stderr[-2000:]
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

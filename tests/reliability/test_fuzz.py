@@ -115,7 +115,7 @@ def assert_alive(url: str) -> None:
     assert response.json()["result"]["structuredContent"] == {"result": 5}
 
 
-@budget(100)
+@budget(60)
 @given(body=bodies)
 def test_any_body_in_a_2025_session(endpoint: str, log: LogWatch, body: str | bytes) -> None:
     headers = session_headers(endpoint)
@@ -124,7 +124,7 @@ def test_any_body_in_a_2025_session(endpoint: str, log: LogWatch, body: str | by
     log.assert_clean()
 
 
-@budget(100)
+@budget(80)
 @given(body=bodies)
 def test_any_body_in_the_2026_era(endpoint: str, log: LogWatch, body: str | bytes) -> None:
     headers = {**HEADERS, "mcp-protocol-version": ERA_2026}
@@ -133,7 +133,7 @@ def test_any_body_in_the_2026_era(endpoint: str, log: LogWatch, body: str | byte
     log.assert_clean()
 
 
-@budget(120)
+@budget(90)
 @given(
     era=st.sampled_from([ERA_2025, ERA_2026]),
     method=st.sampled_from(METHODS),
@@ -162,7 +162,7 @@ header_names = st.sampled_from(
 known_values = st.sampled_from([ERA_2025, ERA_2026, "tools/call", "adds", "application/json", ACCEPT, "*/*", "0", "-1"])
 
 
-@budget(120)
+@budget(80)
 @given(
     verb=st.sampled_from(["POST", "GET", "DELETE"]),
     era=st.sampled_from([ERA_2025, ERA_2026]),
@@ -201,7 +201,7 @@ arguments = st.dictionaries(
 )
 
 
-@budget(80)
+@budget(60)
 @given(tool=st.sampled_from(["adds", "shapes"]), args=arguments)
 def test_any_arguments_give_a_result_or_a_tool_error(
     endpoint: str, log: LogWatch, tool: str, args: dict[str, Any]
