@@ -162,7 +162,7 @@ header_names = st.sampled_from(
 known_values = st.sampled_from([ERA_2025, ERA_2026, "tools/call", "adds", "application/json", ACCEPT, "*/*", "0", "-1"])
 
 
-@budget(80)
+@budget(60)
 @given(
     verb=st.sampled_from(["POST", "GET", "DELETE"]),
     era=st.sampled_from([ERA_2025, ERA_2026]),

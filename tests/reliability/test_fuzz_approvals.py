@@ -120,7 +120,7 @@ bodies = answers.map(json.dumps) | json_values.map(json.dumps) | st.binary(max_s
 bodies |= st.just('{"decision": ' + "[" * 5000 + "]" * 5000 + "}")
 
 
-@budget(100)
+@budget(70)
 @given(
     route=st.sampled_from(["approvals/{pending}", "questions/{question}", "pause", "limits", "approvals/{other}"]),
     body=bodies,

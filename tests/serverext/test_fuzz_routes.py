@@ -45,7 +45,7 @@ class _Kept(logging.Handler):
     def emit(self, record):
         self.lines.append((record.levelname, record.name, record.getMessage(), record.exc_info is not None))
 kept_log = _Kept()
-from jupyter_mcp.kernel.logs import LIBRARY_LOGGERS  # the server's own log (%mcp log) stays out of the root's
+from jupyter_mcp.kernel.serving.logs import LIBRARY_LOGGERS  # the server's own log (%mcp log) stays out of the root's
 for _name in ("", *LIBRARY_LOGGERS):
     logging.getLogger(_name).addHandler(kept_log)
 """
@@ -119,22 +119,38 @@ async def session(http: httpx.AsyncClient, url: str) -> dict[str, str]:
     return {**headers, "mcp-session-id": reply.headers["mcp-session-id"], "mcp-protocol-version": ERA_2025}
 
 
-@pytest.mark.parametrize("which", ["kernel", "notebook"])
-@pytest.mark.parametrize("era", [ERA_2025, ERA_2026])
 async def test_the_deep_body_through_jupyter_is_a_parse_error(
-    served: Notebook, http: httpx.AsyncClient, server_url: str, log: LogWatch, which: str, era: str
+    served: Notebook, http: httpx.AsyncClient, server_url: str, log: LogWatch
 ) -> None:
-    url = route(server_url, served, which)
-    headers = await session(http, url) if era == ERA_2025 else {"Accept": ACCEPT, "Content-Type": "application/json"}
-    headers["mcp-protocol-version"] = era
-    reply = await http.post(url, content=DEEP, headers=headers)
+    """Both routes, both eras (one server and kernel for the four: each costs seconds to start)."""
+    for which in ("kernel", "notebook"):
+        for era in (ERA_2025, ERA_2026):
+            url = route(server_url, served, which)
+            headers = (
+                await session(http, url) if era == ERA_2025 else {"Accept": ACCEPT, "Content-Type": "application/json"}
+            )
+            headers["mcp-protocol-version"] = era
+            reply = await http.post(url, content=DEEP, headers=headers)
+            assert reply.status_code == 400, (which, era)
+            assert reply.json()["error"]["code"] == -32700
+            assert "more than 100 levels deep" in reply.json()["error"]["message"]
+            lines = await kernel_log(served)
+            assert [(level, name) for level, name, _, _ in lines] == [
+                ("WARNING", "jupyter_mcp.tools.transports.http.wire")
+            ]
+            log.assert_clean()
+            await assert_alive(http, server_url, served)
+    # The kernel's other refusals reach the client through the proxy unchanged too.
+    url = route(server_url, served, "kernel")
+    reply = await http.post(url, content=b"[1,]", headers={"Accept": ACCEPT, "Content-Type": "application/json"})
     assert reply.status_code == 400
-    assert reply.json()["error"]["code"] == -32700
-    assert "more than 100 levels deep" in reply.json()["error"]["message"]
-    lines = await kernel_log(served)
-    assert [(level, name) for level, name, _, _ in lines] == [("WARNING", "jupyter_mcp.tools.transports.http.wire")]
-    log.assert_clean()
-    await assert_alive(http, server_url, served)
+    assert_clear_error(reply.json()["error"])
+    reply = await http.post(url, content=b"{}", headers={"Accept": ACCEPT, "Content-Type": "text/plain"})
+    assert reply.status_code == 415
+    assert (
+        reply.json()["error"]["message"]
+        == "Invalid request: the Content-Type must be application/json, got 'text/plain'"
+    )
 
 
 credentials = st.sampled_from(["jupyter", "none", "wrong", "kernel"])
@@ -263,19 +279,3 @@ async def test_the_rest_routes_take_anything(
     await assert_kernel_log_clean(served)
     log.assert_clean()
     await assert_alive(http, server_url, served)
-
-
-async def test_jupyter_refusals_are_clear_errors_too(
-    served: Notebook, http: httpx.AsyncClient, server_url: str
-) -> None:
-    """The kernel's refusals reach the client through the proxy unchanged (their JSON-RPC error)."""
-    url = route(server_url, served, "kernel")
-    reply = await http.post(url, content=b"[1,]", headers={"Accept": ACCEPT, "Content-Type": "application/json"})
-    assert reply.status_code == 400
-    assert_clear_error(reply.json()["error"])
-    reply = await http.post(url, content=b"{}", headers={"Accept": ACCEPT, "Content-Type": "text/plain"})
-    assert reply.status_code == 415
-    assert (
-        reply.json()["error"]["message"]
-        == "Invalid request: the Content-Type must be application/json, got 'text/plain'"
-    )
