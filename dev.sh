@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's entry points; README.md starts with the first two.
 #   ./dev.sh run     install into .venv, start a headless `jupyter-mcp serve` demo and JupyterLab on the quickstart
+#                    (both on fresh copies of notebooks/ in .venv/demo: JupyterLab's autosave never touches the repository)
 #   ./dev.sh test    install into .venv with test dependencies and tools, then lint (ruff; prettier and eslint on the
 #                    labextension), type-check and run every test (two pytest workers; JUPYTER_MCP_TEST_WORKERS=0
 #                    runs them in one process)
@@ -115,19 +116,26 @@ stop_demo() {
 cmd_run() {
     ensure_venv dev
     local port=${JUPYTER_MCP_DEMO_PORT:-8765}
-    local demo="$ROOT/notebooks/02-demo-tools.ipynb"
-    local lab_args=(notebooks/01-quickstart.ipynb)
+    # Copies, fresh each run: a notebook open in JupyterLab is autosaved with its outputs, and the
+    # repository's notebooks must stay as they are committed.
+    local scratch="$VENV/demo"
+    rm -rf "$scratch"
+    mkdir -p "$scratch"
+    cp -R notebooks/. "$scratch/"
+    log "fresh copies of notebooks/ in $scratch (edits there are replaced by the next ./dev.sh run)"
+    local demo="$scratch/02-demo-tools.ipynb"
+    local lab_args=(--ServerApp.root_dir="$scratch" 01-quickstart.ipynb)
     [ -n "${CI:-}" ] && lab_args+=(--no-browser)
     [ "$(id -u)" -eq 0 ] && lab_args+=(--allow-root)  # containers often run as root
     # Jupyter's runtime directory first: both servers below write their discovery files into it.
     log "Jupyter runtime directory: $("$PY" -c 'from jupyter_mcp import discovery; print(discovery.runtime_dir())')"
     trap stop_demo EXIT
     trap 'exit 130' INT TERM  # one Ctrl-C ends `wait` below; the EXIT trap stops both servers
-    log "headless demo: jupyter-mcp serve notebooks/02-demo-tools.ipynb --transport http --port $port"
+    log "headless demo: jupyter-mcp serve 02-demo-tools.ipynb --transport http --port $port"
     "$VENV/bin/jupyter-mcp" serve "$demo" --transport http --port "$port" --log "$VENV/demo-kernel.log" &
     DEMO_PIDS+=($!)
-    log "JupyterLab on notebooks/01-quickstart.ipynb"
-    "$VENV/bin/jupyter" lab "${lab_args[@]}" &
+    log "JupyterLab on 01-quickstart.ipynb"
+    (cd "$scratch" && exec "$VENV/bin/jupyter" lab "${lab_args[@]}") &
     DEMO_PIDS+=($!)
     "$PY" scripts/demo_ready.py "$demo" "${DEMO_PIDS[@]}"
     wait "${DEMO_PIDS[1]}"

@@ -42,16 +42,16 @@ from concurrent.futures import wait
 import ipywidgets
 from IPython.display import display
 import jupyter_mcp
-from jupyter_mcp.kernel.display import tool_card
+from jupyter_mcp.kernel.display import card as tool_card
 server = jupyter_mcp.get_server()
 
-# Count the state messages widgets send towards the browser.
+# Count the state messages widgets send towards the browser (an update with nothing changed sends none).
 sent = [0]
-_send_state = ipywidgets.Widget.send_state
-def _counting(self, key=None):
-    sent[0] += 1
-    return _send_state(self, key)
-ipywidgets.Widget.send_state = _counting
+_send = ipywidgets.Widget._send
+def _counting(self, msg, buffers=None):
+    sent[0] += msg.get("method") == "update"
+    return _send(self, msg, buffers)
+ipywidgets.Widget._send = _counting
 
 def flood(n, batch=250):
     """Calls per second for n calls through the full call path, batch at a time in flight."""

@@ -73,6 +73,9 @@ class ServerInfo:
     prompts: list[PromptSummary] = field(default_factory=list)
     admin_token: str | None = None
     """Answers waiting calls and pauses tools (sent as ``ADMIN_HEADER``); MCP clients never get it."""
+    transport: str = "http"
+    """How the server is reached: ``"http"`` at ``url``, or ``"kernel"``: over the kernel's own messaging
+    only (``url`` is empty), through the Jupyter server that runs the kernel."""
 
     @property
     def tool_names(self) -> list[str]:

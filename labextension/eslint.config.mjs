@@ -28,5 +28,7 @@ export default defineConfig(
     }
   },
   { files: ['**/*.js', '**/*.mjs'], extends: [js.configs.recommended] },
+  // Node scripts (the widgets' bundler).
+  { files: ['*.mjs'], languageOptions: { globals: { console: 'readonly', process: 'readonly' } } },
   prettier
 );

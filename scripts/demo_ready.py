@@ -33,9 +33,10 @@ def main(demo: str, serve_pid: int, lab_pid: int) -> int:
     quickstart = Path(demo).with_name("01-quickstart.ipynb")
     print(
         f"\n\033[1m[dev] ready\033[0m (Ctrl-C stops both)\n"
-        f"  MCP server, notebooks/02-demo-tools.ipynb:  {mcp.url}\n"
+        f"  MCP server, 02-demo-tools.ipynb:  {mcp.url}\n"
         f"      header  Authorization: Bearer {mcp.token}   (its kernel's output: .venv/demo-kernel.log)\n"
-        f"  JupyterLab, notebooks/01-quickstart.ipynb:  {lab_url(lab, quickstart)}\n",
+        f"  JupyterLab, 01-quickstart.ipynb:  {lab_url(lab, quickstart)}\n"
+        f"  (copies of notebooks/ in {Path(demo).parent}: the repository's own stay as committed)\n",
         file=sys.stderr,
         flush=True,
     )

@@ -117,6 +117,9 @@ def run_chapter(name: str, runtime: Path, solution: str | None = None) -> list[A
 def test_a_chapter_runs_and_its_check_tells_the_student(name: str, isolated_runtime: Path) -> None:
     unsolved = outputs_text(run_chapter(name, isolated_runtime)[-1])
     assert unsolved.startswith("✗ not yet:"), unsolved
+    # Issue 23: two checks of a tool not written yet said the same "✗ not yet" twice.
+    problems = [line.split(": ", 2)[-1] for line in unsolved.splitlines()]
+    assert len(problems) == len(set(problems)), unsolved
     solved = outputs_text(run_chapter(name, isolated_runtime, SOLUTIONS[name])[-1]).splitlines()
     assert solved
     assert all(line.startswith("✓ ") for line in solved), solved

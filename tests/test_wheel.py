@@ -53,8 +53,17 @@ def test_the_sdist_carries_the_built_labextension(dist: Path) -> None:
     (sdist,) = dist.glob("jupyter_live_mcp-*.tar.gz")
     listed = run("tar", "-tzf", sdist, cwd=dist)
     assert "/jupyter_mcp/labextension/package.json" in listed
+    assert "/jupyter_mcp/widgets/static/widgets.js" in listed
     assert "/labextension/src/index.ts" in listed
     assert "node_modules" not in listed
+
+
+def test_the_wheel_carries_the_widgets_front_end(dist: Path) -> None:
+    """The notebook widgets' one ES module (built from labextension/src, gitignored) is in the wheel."""
+    with zipfile.ZipFile(wheel_in(dist)) as wheel:
+        bundle = wheel.read("jupyter_mcp/widgets/static/widgets.js").decode()
+    assert "jupyter-mcp-ui-style" in bundle  # the module puts its own stylesheet in the page
+    assert len(bundle) < 150_000
 
 
 def long_descriptions(dist: Path) -> list[Message]:

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOT_SOURCES = shutil.ignore_patterns(
     ".git", ".venv", "node_modules", ".yarn", "lib", "labextension", "build", "dist", "*.egg-info",
     "__pycache__", ".*_cache", ".ci", "tsconfig.tsbuildinfo", "*.pyc",
+    "static",  # jupyter_mcp/widgets/static: the build must make the widgets' front end itself
 )  # fmt: skip
 SOURCES = ["pyproject.toml", "README.md", "jupyter_mcp", "labextension", "jupyter-config"]
 JUPYTER_STACK = {"ipykernel", "ipython", "ipywidgets", "jupyter-server", "jupyter-client", "nbformat", "tornado"}

@@ -82,6 +82,12 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
         return Target(
             name or server_name(path, ""), "", {}, connect_target=path, env=discovery_env(), command=stdio(command)
         )
+    if not info.url:
+        raise CLIError(
+            f"{info.notebook_path or info.kernel_id} serves its tools over the kernel's own messaging only "
+            "(JupyterMCP.transport = 'kernel'): take a config for the Jupyter server's route from JupyterLab's "
+            "MCP Tools sidebar or GET /api/mcp/config"
+        )
     return kernel_target(info.url, info.token, info.notebook_path, info.kernel_id, name=name, command=stdio(command))
 
 

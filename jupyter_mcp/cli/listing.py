@@ -1,8 +1,12 @@
 """``jupyter-mcp list [--json] [--hub URL --token T]``: the notebooks serving tools, resources and prompts now.
 
 Without ``--hub``: this machine's, from the discovery files (stale ones, whose kernel is gone, are
-skipped and removed on the way). With ``--hub``: every user's on a JupyterHub, for an instructor
-(the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+skipped and removed on the way), one block per notebook wrapped to the terminal's width. Its
+*carrier* says how a notebook's tools are reached: ``http`` (its URL), or ``kernel``: over the
+kernel's own messaging only (``JupyterMCP.transport = "kernel"``), through the Jupyter server that
+runs the kernel (``/mcp/notebooks/<path>``). With ``--hub``: every user's on a JupyterHub, for an
+instructor (the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers,
+access:servers).
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import textwrap
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
@@ -19,7 +25,8 @@ from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.discovery import ServerInfo
 
-COLUMNS = ("NOTEBOOK", "KERNEL", "URL", "TOOLS", "RESOURCES", "PROMPTS", "STARTED")
+LABEL = 12
+"""Width of a field's label in a notebook's block: two spaces, ``resources``, a space."""
 HUB_COLUMNS = ("USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL")
 
 
@@ -44,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([as_json(s) for s in servers], indent=2))
     elif servers:
-        print(table(servers))
+        print(blocks(servers, terminal_width()))
     else:
         print(f"No notebook is serving MCP tools (no live discovery file in {discovery.runtime_dir()}).")
     return 0
@@ -84,8 +91,38 @@ def as_json(info: ServerInfo) -> dict[str, Any]:
     return record
 
 
-def table(servers: Sequence[ServerInfo]) -> str:
-    return aligned([COLUMNS, *(row(s) for s in servers)])
+def terminal_width() -> int:
+    """The terminal's columns (``$COLUMNS`` first; 100 when not a terminal), at least 40."""
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
+def blocks(servers: Sequence[ServerInfo], width: int) -> str:
+    """One block per live server, each line wrapped to ``width`` (names are never cut in the middle)."""
+    return "\n\n".join(block(info, width) for info in servers)
+
+
+def block(info: ServerInfo, width: int) -> str:
+    title = info.notebook_path or f"kernel {info.kernel_id[:8]} (no notebook)"
+    fields = [
+        ("url", info.url or "-"),
+        ("carrier", info.transport),
+        ("kernel", f"{info.kernel_id[:8]}, started {started(info.started)}"),
+        ("tools", _names((t.name, t.enabled) for t in info.tools)),
+        ("resources", _names((r.uri, r.enabled) for r in info.resources)),
+        ("prompts", _names((p.name, p.enabled) for p in info.prompts)),
+    ]
+    lines = textwrap.wrap(title, width, break_on_hyphens=False) or [title]
+    for label, value in fields:
+        if value == "-" and label in ("resources", "prompts"):
+            continue
+        lines += textwrap.wrap(
+            value,
+            width,
+            initial_indent=f"  {label:<{LABEL - 2}}",
+            subsequent_indent=" " * LABEL,
+            break_on_hyphens=False,
+        )
+    return "\n".join(lines)
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> str:
@@ -93,13 +130,6 @@ def aligned(rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     lines = ["  ".join([*(cell.ljust(w) for cell, w in zip(r, widths, strict=False)), r[-1]]) for r in rows]
     return "\n".join(lines)
-
-
-def row(info: ServerInfo) -> tuple[str, ...]:
-    tools = _names((t.name, t.enabled) for t in info.tools)
-    resources = _names((r.uri, r.enabled) for r in info.resources)
-    prompts = _names((p.name, p.enabled) for p in info.prompts)
-    return (info.notebook_path or "-", info.kernel_id[:8], info.url, tools, resources, prompts, started(info.started))
 
 
 def _names(items: Iterable[tuple[str, bool]]) -> str:

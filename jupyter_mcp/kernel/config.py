@@ -3,8 +3,9 @@
 ``NotebookSettings`` is ``ServerSettings`` plus what only a kernel's server has (where it listens,
 its history). ``JupyterMCP`` is generated from it, one trait per field with the field's help, so
 ``c.JupyterMCP.port = 9000`` works in an IPython config file; ``load_settings`` reads that config,
-then the environment (``JUPYTER_MCP_PORT``, ``JUPYTER_MCP_TOKEN``), so a client config survives
-kernel restarts, and checks the result once.
+then the environment (``JUPYTER_MCP_PORT``, ``JUPYTER_MCP_TOKEN``, ``JUPYTER_MCP_TRANSPORT``), so a
+client config survives kernel restarts (and a gateway's kernels can be told their transport), and
+checks the result once.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ class NotebookSettings(ServerSettings):
     """Bearer token; empty means a random one per kernel. Env JUPYTER_MCP_TOKEN overrides."""
     allow_remote: bool = False
     """Allow binding a non-loopback host (the token is still required)."""
+    transport: Literal["http", "kernel"] = "http"
+    """How the Jupyter server reaches this kernel's tools. "http": a port on host (loopback), which
+    the Jupyter server's routes, jupyter-mcp connect and direct clients use; the kernel's own
+    messaging also answers the Jupyter server, for when that port is out of its reach (gateway
+    kernels). "kernel": the kernel's messaging only, on a subshell of its own (ipykernel 7) or the
+    control channel; no TCP port is opened, and clients connect through the Jupyter server's routes."""
     history_size: Annotated[int, Field(ge=1)] = 1000
     """How many calls the call history keeps."""
     max_payload: Annotated[int, Field(ge=1)] = 100_000
@@ -94,6 +101,8 @@ def load_settings(**overrides: Any) -> NotebookSettings:
         values["port"] = _env_port(os.environ["JUPYTER_MCP_PORT"])
     if os.environ.get("JUPYTER_MCP_TOKEN"):
         values["token"] = os.environ["JUPYTER_MCP_TOKEN"]
+    if os.environ.get("JUPYTER_MCP_TRANSPORT"):
+        values["transport"] = os.environ["JUPYTER_MCP_TRANSPORT"]
     return NotebookSettings.build(**{**values, **overrides})
 
 

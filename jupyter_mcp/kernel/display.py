@@ -40,6 +40,5 @@ def install_formatter(shell: Any = None) -> None:
         formatter.for_type(kind, _bundle)
 
 
-def _bundle(component: Any, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-    bundle: dict[str, Any] = card(get_server(), component)._repr_mimebundle_(include=include, exclude=exclude)
-    return bundle
+def _bundle(component: Any, include: Any = None, exclude: Any = None) -> tuple[dict[Any, Any], dict[Any, Any]] | None:
+    return card(get_server(), component)._repr_mimebundle_(include=include, exclude=exclude)

@@ -29,6 +29,7 @@ from jupyter_mcp.kernel.config import NotebookSettings, load_settings
 from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
 from jupyter_mcp.kernel.serving.callresult import CallResult
 from jupyter_mcp.kernel.serving.capture import OutputCapture
+from jupyter_mcp.kernel.serving.channel import KernelChannel, current_kernel
 from jupyter_mcp.kernel.serving.logs import quiet_library_loggers
 from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
@@ -42,6 +43,7 @@ from jupyter_mcp.tools.components.resources import AnyResource
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.transports.http.serving import BackgroundServer, Lifecycle, is_loopback
+from jupyter_mcp.tools.transports.messages.apploop import AppLoop
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -98,7 +100,8 @@ class NotebookServer(ToolServer):
         self._main_loop = _main_thread_loop()
         if self._main_loop is not None:
             self.calls.execution.executors["main"] = MainThreadExecutor(self._main_loop, self.settings.main_thread_wait)
-        self._runner: BackgroundServer | None = None
+        self._runner: BackgroundServer | AppLoop | None = None
+        self._channel: KernelChannel | None = None
         self._last_port: int | None = None
         self._token = self.settings.token or generate_token()
         self.started_at: float | None = None
@@ -133,12 +136,19 @@ class NotebookServer(ToolServer):
             quiet_library_loggers()
             self.capture.install(self._main_loop)
             self._runner = self._bind(host, port)
-            self._last_port = self._runner.port
+            self._last_port = self._runner.port or self._last_port
+            self._open_channel(self._runner)
             self.started_at = time.time()
             self.lifecycle.each(lambda observer: observer("started"))
 
-    def _bind(self, host: str, port: int | None) -> BackgroundServer:
+    def _bind(self, host: str, port: int | None) -> BackgroundServer | AppLoop:
         app = self.protected_http_app(self._token, allowed_hosts=self._extra_hosts(host))
+        if self.settings.transport == "kernel":
+            if port:
+                raise ValueError("transport='kernel' opens no port: leave the port out (or use transport='http')")
+            serving = AppLoop(app)  # the app's lifespan on a loop of its own; no socket at all
+            serving.start()
+            return serving
         wanted = port if port is not None else (self.settings.port or self._last_port or 0)
         try:
             runner = BackgroundServer(app, host, wanted)
@@ -151,9 +161,24 @@ class NotebookServer(ToolServer):
             runner.start()
         return runner
 
+    def _open_channel(self, runner: BackgroundServer | AppLoop) -> None:
+        """Answer the Jupyter server over the kernel's own messaging too (when this is an ipykernel)."""
+        kernel = current_kernel()
+        if kernel is None or runner.loop is None:
+            return
+        self._channel = KernelChannel(kernel)
+        self._channel.open(runner.app, runner.loop, self._hello)
+
+    def _hello(self) -> dict[str, Any]:
+        info = self.describe()
+        return info.to_json() if info is not None else {}
+
     def stop(self) -> None:
         """Stop serving and remove the discovery file; tools stay registered."""
         with self._lifecycle:
+            channel, self._channel = self._channel, None
+            if channel is not None:
+                channel.close()
             runner, self._runner = self._runner, None
             if runner is not None:
                 runner.stop()
@@ -250,12 +275,22 @@ class NotebookServer(ToolServer):
         if change.kind in ("added", "replaced") and not self.running:
             self.start()
 
+    @property
+    def transport(self) -> str | None:
+        """How the Jupyter server reaches this server now: ``"http"``, ``"kernel"`` (``None`` while stopped)."""
+        runner = self._runner
+        if runner is None:
+            return None
+        return "kernel" if isinstance(runner, AppLoop) else "http"
+
     def describe(self) -> discovery.ServerInfo | None:
         """What the discovery file says about this server (``None`` while it is not serving)."""
-        if not self.running or self.url is None:
+        transport = self.transport
+        if not self.running or transport is None:
             return None
         return discovery.ServerInfo(
-            url=self.url,
+            url=self.url or "",
+            transport=transport,
             token=self._token,
             pid=os.getpid(),
             kernel_id=self.kernel_id,
@@ -290,6 +325,7 @@ class NotebookServer(ToolServer):
             "kernel_id": self.kernel_id,
             "notebook_path": self.notebook_path,
             "url": self.url,
+            "transport": self.transport,
             "started": self.started_at,
             "pid": os.getpid(),
         }

@@ -90,8 +90,31 @@ def check_runs_as_task(name: str, *, server: NotebookServer | None = None) -> Ch
 
 
 def _report(what: str, problem: str | None, passed: str = "works") -> Check:
-    print(f"✗ not yet: {what}: {problem}" if problem else f"✓ {what} {passed}")
+    if problem is None:
+        print(f"✓ {what} {passed}")
+    elif _first_time_in_this_cell(problem):
+        print(f"✗ not yet: {what}: {problem}")
     return Check(problem)
+
+
+_said: tuple[int | None, set[str]] = (None, set())
+
+
+def _first_time_in_this_cell(problem: str) -> bool:
+    """Whether this cell has not printed ``problem`` yet: two checks of a missing tool say so once."""
+    global _said  # noqa: PLW0603 - what this cell printed, reset by the next cell
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    cell = shell.execution_count if shell is not None else None
+    if cell is None:
+        return True
+    if cell != _said[0]:
+        _said = (cell, set())
+    if problem in _said[1]:
+        return False
+    _said[1].add(problem)
+    return True
 
 
 class Check:

@@ -41,7 +41,7 @@ class ServersHandler(_Base):
     @authorized("read", resource=AUTH_RESOURCE)
     async def get(self) -> None:
         located = await self.services.directory.live()
-        entries = await describe_all(located, self.services.pool, self.base_url, self.services.status_timeout)
+        entries = await describe_all(located, self.base_url, self.services.status_timeout)
         self.finish(json.dumps(entries))
 
 
@@ -116,13 +116,15 @@ class _KernelPost(_Base):
         except JSONRefused as refused:
             raise web.HTTPError(400, str(refused), reason="Bad body") from None
         try:
-            info = self.services.directory.server_of_kernel(kernel_id)
+            reach = await self.services.directory.server_of_kernel(kernel_id)
         except UnknownKernel as error:
             raise web.HTTPError(404, str(error), reason="Unknown kernel") from None
         except NoToolServer as error:
             raise web.HTTPError(503, str(error), reason="No MCP tool server yet") from None
+        except ValueError as error:
+            raise web.HTTPError(502, str(error), reason="Kernel's tool server unreachable") from None
         try:
-            status, reply = await forward(self.services.pool, info, path, body)
+            status, reply = await forward(reach.carrier, reach.info, path, body)
         except HttpError as error:
             raise web.HTTPError(502, str(error), reason="Kernel's tool server unreachable") from None
         if status >= 400:

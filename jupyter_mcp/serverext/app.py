@@ -3,7 +3,8 @@
 Routes (under the server's ``base_url``):
 
 - ``/mcp/kernels/<kernel_id>`` and ``/mcp/notebooks/<path>``: MCP streamable HTTP, proxied to the
-  kernel's in-kernel server with Jupyter's auth;
+  kernel's in-kernel server with Jupyter's auth, on its loopback port or over the kernel's own
+  channels (gateway kernels, ``JupyterMCP.transport = "kernel"``: ``carriers``);
 - ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs;
 - ``/api/mcp/kernels/<kernel_id>/{approvals/<call_id>,pause,questions/<call_id>,limits}``: the notebook
   user's answers and switches, forwarded to the kernel with its admin token;
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_server.extension.application import ExtensionApp
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Enum, Float, Integer, Unicode
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp._wire.connections import ConnectionPool
@@ -30,6 +31,7 @@ from jupyter_mcp.serverext.api_handlers import (
     QuestionHandler,
     ServersHandler,
 )
+from jupyter_mcp.serverext.carriers.registry import KERNEL_ACTIONS, Carriers, ChannelOptions
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
@@ -68,19 +70,49 @@ class MCPExtensionApp(ExtensionApp):
         True, help="Whether /api/mcp/config embeds this server's token (else a placeholder to fill in)."
     ).tag(config=True)
 
+    channel_timeout = Float(
+        5.0, help="Seconds a kernel has to answer the kernel channel's control requests (and its hello)."
+    ).tag(config=True)
+    channel_watch_interval = Float(
+        2.0,
+        help="Seconds between checks, while requests over a kernel channel are under way, that the kernel "
+        "still serves (a restart behind this server's back then fails them at once, with a clear error).",
+    ).tag(config=True)
+    channel_probe_interval = Float(
+        10.0,
+        help="Seconds /api/mcp/servers trusts that a kernel reached over its channel (a gateway's) serves no "
+        "tools before asking it again; a request to a kernel's route always asks.",
+    ).tag(config=True)
+
+    channel_route = Enum(
+        ["subshell", "control"],
+        "subshell",
+        help="Where kernel-channel requests go in a kernel with subshells (ipykernel 7): a subshell of the "
+        "extension's own, or the control channel (kernels without subshells always get the control channel).",
+    ).tag(config=True)
+
     def initialize_settings(self) -> None:
         assert self.serverapp is not None
+        pool = ConnectionPool(
+            connect_timeout=self.connect_timeout,
+            max_idle=self.max_idle_connections,
+            idle_timeout=self.idle_connection_timeout,
+        )
+        options = ChannelOptions(
+            self.channel_timeout, self.channel_watch_interval, self.channel_probe_interval, self.channel_route
+        )
+        carriers = Carriers(self.serverapp.kernel_manager, pool, options)
+        if self.serverapp.event_logger is not None:
+            self.serverapp.event_logger.add_listener(schema_id=KERNEL_ACTIONS, listener=carriers.kernel_action)
         self.services = Services(
             directory=ToolServerDirectory(
                 self.serverapp.kernel_manager,
                 self.serverapp.session_manager,
+                carriers,
                 Path(self.discovery_dir) if self.discovery_dir else None,
             ),
-            pool=ConnectionPool(
-                connect_timeout=self.connect_timeout,
-                max_idle=self.max_idle_connections,
-                idle_timeout=self.idle_connection_timeout,
-            ),
+            pool=pool,
+            carriers=carriers,
             keepalive_interval=self.keepalive_interval,
             status_timeout=self.status_timeout,
             public_url=self.public_url,
@@ -105,4 +137,5 @@ class MCPExtensionApp(ExtensionApp):
         )
 
     async def stop_extension(self) -> None:
+        self.services.carriers.close()
         self.services.pool.close()

@@ -1,14 +1,17 @@
-"""Which kernel serves which tools: discovery files matched against this server's kernels and sessions.
+"""Which kernel serves which tools, and how to reach it: discovery files, kernel channels, sessions.
 
-Kernels write ``<runtime dir>/jupyter-mcp-<kernel_id>.json`` when their tool server starts. Only
-files whose kernel id belongs to this Jupyter server's kernel manager count, so another server's
-(or a stand-alone) kernel sharing the runtime dir is never exposed here. Notebook paths come from
-the session manager (the API path JupyterLab uses), looked up on every request, so a notebook's
-route follows its kernel across restarts and kernel changes.
+Kernels on this machine write ``<runtime dir>/jupyter-mcp-<kernel_id>.json`` when their tool server
+starts. Only files whose kernel id belongs to this Jupyter server's kernel manager count, so another
+server's (or a stand-alone) kernel sharing the runtime dir is never exposed here. Kernels elsewhere
+(a gateway's, a remote provisioner's) and kernels with ``transport = "kernel"`` are asked over their
+own channels (``carriers.registry``). Notebook paths come from the session manager (the API path
+JupyterLab uses), looked up on every request, so a notebook's route follows its kernel across
+restarts and kernel changes.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,8 @@ from typing import Any
 from tornado import web
 
 from jupyter_mcp import discovery
+from jupyter_mcp.serverext.carriers.base import Carrier
+from jupyter_mcp.serverext.carriers.registry import Carriers, Reach
 
 
 class UnknownKernel(LookupError):
@@ -28,32 +33,45 @@ class NoToolServer(LookupError):
 
 @dataclass(frozen=True)
 class Located:
-    """A live tool server and where it lives."""
+    """A live tool server, where it lives and what reaches it."""
 
     info: discovery.ServerInfo
     notebook_path: str | None
+    carrier: Carrier
 
 
 class ToolServerDirectory:
-    """Finds kernels' tool servers for the proxy and the REST API."""
+    """Finds kernels' tool servers, and their carriers, for the proxy and the REST API."""
 
-    def __init__(self, kernel_manager: Any, session_manager: Any, discovery_dir: Path | None = None) -> None:
+    def __init__(
+        self, kernel_manager: Any, session_manager: Any, carriers: Carriers, discovery_dir: Path | None = None
+    ) -> None:
         self.kernel_manager = kernel_manager
         self.session_manager = session_manager
+        self.carriers = carriers
         self.discovery_dir = discovery_dir or discovery.runtime_dir()
         self._files = DiscoveryCache(self.discovery_dir)
 
     def kernel_ids(self) -> set[str]:
         return set(self.kernel_manager.list_kernel_ids())
 
-    def server_of_kernel(self, kernel_id: str) -> discovery.ServerInfo:
-        """The live tool server of a kernel this Jupyter server runs."""
+    async def server_of_kernel(self, kernel_id: str) -> Reach:
+        """The live tool server of a kernel this Jupyter server runs, and its carrier."""
         if kernel_id not in self.kernel_manager:
             raise UnknownKernel(f"no running kernel with id {kernel_id!r}")
-        info = self._files.find(kernel_id)
-        if info is None:
+        reach = await self._reach(kernel_id, fresh=True)
+        if reach is None:
             raise NoToolServer(f"kernel {kernel_id} has no MCP tool server yet: run a %%mcp_tool cell in its notebook")
-        return info
+        return reach
+
+    async def _reach(self, kernel_id: str, *, fresh: bool) -> Reach | None:
+        if self.carriers.local(kernel_id):
+            info = self._files.find(kernel_id)
+            if info is None:
+                return None
+            if info.transport == "http":
+                return Reach(info, self.carriers.http(info))
+        return await self.carriers.channel(kernel_id, fresh=fresh)
 
     async def kernel_of_notebook(self, path: str) -> str:
         """The id of the kernel a notebook's session currently uses."""
@@ -65,22 +83,27 @@ class ToolServerDirectory:
             raise UnknownKernel(f"no running kernel for notebook {path!r}: open it (or start its kernel) first")
         return str(session["kernel"]["id"])
 
-    async def server_of_notebook(self, path: str) -> discovery.ServerInfo:
+    async def server_of_notebook(self, path: str) -> Reach:
         kernel_id = await self.kernel_of_notebook(path)
         try:
-            return self.server_of_kernel(kernel_id)
+            return await self.server_of_kernel(kernel_id)
         except NoToolServer:
             raise NoToolServer(f"notebook {path!r} has no MCP tool server yet: run a %%mcp_tool cell in it") from None
 
     async def live(self) -> list[Located]:
-        """Every tool server of this Jupyter server's kernels, newest first."""
-        running = self.kernel_ids()
+        """Every tool server of this Jupyter server's kernels, newest first (kernels whose channel said
+        they serve nothing are asked again only after the carriers' ``probe_interval``)."""
+        running = sorted(self.kernel_ids())
         paths = await self._notebook_paths()
-        return [
-            Located(info, paths.get(info.kernel_id))
-            for info in discovery.read_all(self.discovery_dir, clean=False)
-            if info.kernel_id in running
-        ]
+        reaches = await asyncio.gather(*(self._listed(kernel_id) for kernel_id in running))
+        found = [Located(r.info, paths.get(k), r.carrier) for k, r in zip(running, reaches, strict=True) if r]
+        return sorted(found, key=lambda located: located.info.started, reverse=True)
+
+    async def _listed(self, kernel_id: str) -> Reach | None:
+        try:
+            return await self._reach(kernel_id, fresh=False)
+        except (KeyError, ValueError):  # the kernel went away meanwhile; a file with an unusable URL
+            return None
 
     async def _notebook_paths(self) -> dict[str, str]:
         return {

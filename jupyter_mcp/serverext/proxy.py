@@ -1,11 +1,12 @@
 """``/mcp/kernels/<id>`` and ``/mcp/notebooks/<path>``: Jupyter-authenticated reverse proxy to a
-kernel's in-kernel MCP server (streamable HTTP, both protocol eras).
+kernel's in-kernel MCP server (streamable HTTP, both protocol eras), over whichever carrier reaches
+it (``carriers``: loopback HTTP, or the kernel's own channels).
 
 Bodies stream both ways: request chunks go upstream as they arrive (the request is authorized in
 ``prepare``, before its body is read), response chunks go to the client as they arrive, so SSE
 events (progress notifications mid-call, ``subscriptions/listen``, the GET stream) are not held
 back. The client's Jupyter credentials stay here; upstream gets the kernel's bearer token.
-Upstream exchanges use ``jupyter_mcp._wire`` (the HTTP/1.1 client the ``connect`` bridge uses too;
+Loopback exchanges use ``jupyter_mcp._wire`` (the HTTP/1.1 client the ``connect`` bridge uses too;
 its module docstring says why it is hand-written and why one client serves both).
 """
 
@@ -16,7 +17,6 @@ import logging
 from asyncio import Future
 from collections.abc import Awaitable
 from typing import Any
-from urllib.parse import urlsplit
 
 from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
@@ -25,9 +25,9 @@ from tornado import httputil, web
 from tornado.ioloop import IOLoop
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp._wire.http import Exchange, Response
-from jupyter_mcp._wire.origin import Origin, split_url
 from jupyter_mcp.discovery import ServerInfo
+from jupyter_mcp.serverext.carriers.base import Upstream, UpstreamResponse, credentials
+from jupyter_mcp.serverext.carriers.registry import Reach
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
 from jupyter_mcp.serverext.services import Services
@@ -58,8 +58,8 @@ def upstream_headers(incoming: httputil.HTTPHeaders, info: ServerInfo) -> httput
     for name, value in incoming.get_all():
         if name.lower() not in _NOT_UPSTREAM:
             headers.add(name, value)
-    headers["Host"] = urlsplit(info.url).netloc
-    headers["Authorization"] = f"Bearer {info.token}"
+    for name, value in credentials(info):
+        headers[name] = value
     return headers
 
 
@@ -79,13 +79,13 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
     def initialize(self, name: str, services: Services) -> None:
         super().initialize(name)
         self.services = services
-        self._exchange: Exchange | None = None
+        self._exchange: Upstream | None = None
         self._keepalive: SSEKeepalive | None = None
         self._header_timer: object | None = None
         self._content_type = ""
         self._client_gone = False
 
-    async def locate(self) -> ServerInfo:
+    async def locate(self) -> Reach:
         raise NotImplementedError
 
     # ---- request: authorize, resolve and open upstream before the body arrives --------------------
@@ -100,20 +100,21 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
     async def _open_upstream(self) -> None:
         _no_delay(self.request)
         try:
-            info = await self.locate()
+            reach = await self.locate()
         except UnknownKernel as error:
             raise web.HTTPError(404, "%s", error, reason="Unknown kernel or notebook") from None
         except NoToolServer as error:
             raise web.HTTPError(503, "%s", error, reason="No MCP tool server yet") from None
-        origin, target = _upstream(info)
-        headers = upstream_headers(self.request.headers, info).get_all()
+        except ValueError as error:  # the discovery file's URL is none
+            raise web.HTTPError(502, "the kernel advertised an unusable URL: %s", error, reason=_UNREACHABLE) from None
+        carrier = reach.carrier
+        headers = upstream_headers(self.request.headers, reach.info).get_all()
         try:
-            self._exchange = await Exchange.open(
-                self.services.pool, origin, self.request.method or "GET", target, headers
-            )
+            self._exchange = await carrier.open(self.request.method or "GET", carrier.mcp_path, headers)
         except HttpError as error:
-            message = "cannot connect to the kernel's tool server at %s: %s"
-            raise web.HTTPError(502, message, origin.host_header, error, reason=_UNREACHABLE) from None
+            where = reach.info.url or "over the kernel's channel"
+            message = "cannot connect to the kernel's tool server %s: %s"
+            raise web.HTTPError(502, message, where, error, reason=_UNREACHABLE) from None
 
     def data_received(self, chunk: bytes) -> Awaitable[None] | None:
         if self._exchange is None:
@@ -166,7 +167,7 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
 
     # ---- response -----------------------------------------------------------------------------------
 
-    def start(self, response: Response) -> None:
+    def start(self, response: UpstreamResponse) -> None:
         self.set_status(response.status, response.reason)
         self.clear_header("Content-Type")
         for name, value in response.fields:
@@ -256,29 +257,20 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
 class KernelProxyHandler(ProxyHandler):
     """``/mcp/kernels/<kernel_id>``: one kernel, for as long as it runs."""
 
-    async def locate(self) -> ServerInfo:
-        return self.services.directory.server_of_kernel(self.path_kwargs["kernel_id"])
+    async def locate(self) -> Reach:
+        return await self.services.directory.server_of_kernel(self.path_kwargs["kernel_id"])
 
 
 class NotebookProxyHandler(ProxyHandler):
     """``/mcp/notebooks/<path>``: whatever kernel the notebook has now (survives restarts)."""
 
-    async def locate(self) -> ServerInfo:
+    async def locate(self) -> Reach:
         return await self.services.directory.server_of_notebook(self.path_kwargs["path"])
 
 
 async def _maybe(result: Awaitable[None] | None) -> None:
     if result is not None:
         await result
-
-
-def _upstream(info: ServerInfo) -> tuple[Origin, str]:
-    """Where the kernel's server listens, and its MCP path."""
-    try:
-        origin, _ = split_url(info.url)
-    except ValueError:
-        raise web.HTTPError(502, "the kernel advertised an unusable URL %r", info.url, reason=_UNREACHABLE) from None
-    return origin, urlsplit(info.url).path or "/mcp"
 
 
 def _no_delay(request: httputil.HTTPServerRequest) -> None:

@@ -12,12 +12,10 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp._wire.http import Exchange
-from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
 from jupyter_mcp.routes import kernel_route, notebook_route
+from jupyter_mcp.serverext.carriers.base import Carrier, credentials
 from jupyter_mcp.serverext.directory import Located
 from jupyter_mcp.serverext.shapes import (
     ClientEntry,
@@ -28,11 +26,12 @@ from jupyter_mcp.serverext.shapes import (
     ServerEntry,
     ToolEntry,
 )
+from jupyter_mcp.tools.calls.calltext import call_text
 
 
-async def describe_all(located: list[Located], pool: ConnectionPool, base_url: str, within: float) -> list[ServerEntry]:
+async def describe_all(located: list[Located], base_url: str, within: float) -> list[ServerEntry]:
     """Entries for every server, asking all kernels for their status at once."""
-    statuses = await asyncio.gather(*(fetch_status(pool, item.info, within) for item in located))
+    statuses = await asyncio.gather(*(fetch_status(item.carrier, item.info, within) for item in located))
     return [describe(item, status, base_url) for item, status in zip(located, statuses, strict=True)]
 
 
@@ -44,6 +43,7 @@ def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> Ser
         "started": info.started,
         "version": info.version,
         "live": status is not None,
+        "transport": item.carrier.name,
         "tools": _tools(info, status),
         "resources": _resources(info, status),
         "prompts": _prompts(info, status),
@@ -125,6 +125,7 @@ def _pending(data: dict[str, Any]) -> PendingEntry:
         "id": str(data["id"]),
         "tool": str(data["tool"]),
         "arguments": arguments if isinstance(arguments, dict) else {},
+        "call": str(data.get("call") or call_text(str(data["tool"]), arguments if isinstance(arguments, dict) else {})),
         "client": None if data.get("client") is None else str(data["client"]),
         "asked_at": float(data.get("asked_at", 0.0)),
     }
@@ -153,18 +154,16 @@ def _client(data: dict[str, Any]) -> ClientEntry:
     }
 
 
-async def fetch_status(pool: ConnectionPool, info: ServerInfo, within: float) -> dict[str, Any] | None:
+async def fetch_status(carrier: Carrier, info: ServerInfo, within: float) -> dict[str, Any] | None:
     """The kernel's ``GET /status``, or ``None`` if it does not answer well within ``within`` seconds."""
     try:
-        return await asyncio.wait_for(_get_status(pool, info), within)
+        return await asyncio.wait_for(_get_status(carrier, info), within)
     except (HttpError, TimeoutError, ValueError):
         return None
 
 
-async def _get_status(pool: ConnectionPool, info: ServerInfo) -> dict[str, Any] | None:
-    origin, _ = split_url(info.url)
-    headers = [("Host", origin.host_header), ("Authorization", f"Bearer {info.token}")]
-    exchange = await Exchange.open(pool, origin, "GET", "/status", headers)
+async def _get_status(carrier: Carrier, info: ServerInfo) -> dict[str, Any] | None:
+    exchange = await carrier.open("GET", "/status", credentials(info))
     try:
         exchange.end_request()
         response = await exchange.response()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jupyter_mcp._wire.connections import ConnectionPool
+from jupyter_mcp.serverext.carriers.registry import Carriers
 from jupyter_mcp.serverext.directory import ToolServerDirectory
 
 
@@ -12,6 +13,7 @@ from jupyter_mcp.serverext.directory import ToolServerDirectory
 class Services:
     directory: ToolServerDirectory
     pool: ConnectionPool
+    carriers: Carriers
     keepalive_interval: float
     status_timeout: float
     public_url: str

@@ -80,6 +80,8 @@ class PendingEntry(TypedDict):
     id: str
     tool: str
     arguments: dict[str, Any]
+    call: str
+    """The call as every view writes it: ``reset_sales(region='north')``."""
     client: str | None
     asked_at: float
 
@@ -111,6 +113,9 @@ class ServerEntry(TypedDict):
     started: float
     version: str
     live: bool
+    transport: str
+    """What carries the Jupyter server's requests to the kernel: "http" (its loopback port) or "kernel"
+    (its own messaging: a gateway's kernels, kernels with JupyterMCP.transport = "kernel")."""
     tools: list[ToolEntry]
     resources: list[ResourceEntry]
     prompts: list[PromptEntry]

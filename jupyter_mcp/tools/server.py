@@ -107,6 +107,7 @@ class ToolServer:
         """What 2025-era sessions can resume from, one store per session."""
         self.stats = ToolStats()
         self.calls.add_observer(self.stats)
+        self.approvals.decisions.add(self.stats.call_decided)
         self.bus = ThreadSafeBus()
         self.clients_tracker = ClientTracker(self.bus)
         self.resource_updates: Observers[ResourceListener] = Observers(__name__)

@@ -1,70 +1,42 @@
-"""``ToolCard``: what a ``%%mcp_tool`` cell shows — the tool's schema, state, a try-it form and its calls."""
+"""The cards a ``%%mcp_tool``, ``%%mcp_resource`` or ``%%mcp_prompt`` cell shows: their data and behaviour.
+
+A card follows its own component: once a re-run cell replaces it (or it is removed) the card says
+so and stops listening. It syncs a ``CardState`` (``shapes.py``); the browser draws it
+(``labextension/src/ui/card.ts``) and sends back ``enable``, ``run``, ``reread`` and the answers to
+waiting calls.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import ipywidgets as widgets
+import traitlets
 
-from jupyter_mcp.widgets._card import STATUS_TEXT, ComponentCard, status_badge, tag_badges
-from jupyter_mcp.widgets._html import badge, esc, frame, heading, pre, span, table
-from jupyter_mcp.widgets.approvals import ApprovalsView
-from jupyter_mcp.widgets.format import first_line
-from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
-from jupyter_mcp.widgets.tryit import TryItForm, tool_target
+from jupyter_mcp.tools.calls.calltext import short_arguments
+from jupyter_mcp.tools.components.completions import Choices
+from jupyter_mcp.tools.components.resources import ResourceTemplate
+from jupyter_mcp.widgets import snapshot
+from jupyter_mcp.widgets._view import Action, LiveBinding, View, approval_actions
+from jupyter_mcp.widgets.format import format_clock
+from jupyter_mcp.widgets.model import call_row, client_label, component_status, recent_records, waiting_for
+from jupyter_mcp.widgets.shapes import Badge, Component, ComponentStatus, Shown, TryState
+from jupyter_mcp.widgets.tryit import TryIt, TryTarget, prompt_target, template_schema, template_target, tool_target
 
 if TYPE_CHECKING:
+    from jupyter_mcp.tools.calls.history import CallRecord, HistoryEvent
     from jupyter_mcp.tools.components.base import Kind
+    from jupyter_mcp.tools.components.prompts import Prompt
+    from jupyter_mcp.tools.components.resources import AnyResource
     from jupyter_mcp.tools.components.tool import Tool
     from jupyter_mcp.widgets.host import ServerHost
 
-
-class ToolCard(ComponentCard):
-    """One tool: header with state and badges, parameters, enable toggle, try-it form, recent calls.
-
-    Example::
-
-        card = ToolCard(server, server.tools["add"])
-        card.status            # "live" | "disabled" | "replaced" | "removed"
-        card.enabled.value = False   # same as server.disable(names={"add"})
-    """
-
-    kind: ClassVar[Kind] = "tool"
-
-    def __init__(self, server: ServerHost, tool: Tool) -> None:
-        self.tool = tool
-        self.approvals = ApprovalsView(server, tool.name)
-        body = [widgets.HTML(schema_html(tool)), self.approvals]
-        super().__init__(server, tool, body, TryItForm(tool_target(server, tool)))
-        self.refresh()
-
-    def close(self) -> None:
-        self.approvals.close()
-        super().close()
-
-    def header_html(self, status: str) -> str:
-        return header_html(self.tool, status)
-
-    def fallback_text(self) -> str:
-        params = ", ".join(self.tool.input_schema.get("properties", {}))
-        lines = [f"MCP tool '{self.tool.name}({params})' {STATUS_TEXT[self.status]} at {self.server.url}"]
-        if self.tool.description:
-            lines.append(f"  {first_line(self.tool.description)}")
-        lines += [f"  {_parameter_text(row)}" for row in parameter_rows(self._input_schema())]
-        returns = output_summary(self.tool.output_schema)
-        if returns:
-            lines.append(f"  returns {returns}")
-        return "\n".join(lines)
-
-    def fallback_html(self) -> str:
-        url = span(f"served at {self.server.url}", "jmcp-muted") if self.server.url else ""
-        return frame(header_html(self.tool, self.status) + url + schema_html(self.tool, raw=False), "jmcp-card")
-
-    def _input_schema(self) -> dict[str, Any]:
-        return self.tool.to_mcp(dereference_schemas=True).input_schema
-
-
+RECENT_CALLS = 5
+STATUS_TEXT: dict[str, str] = {
+    "live": "live",
+    "disabled": "disabled",
+    "replaced": "replaced by a newer cell run",
+    "removed": "removed",
+}
 RUNS_ON = {
     ("worker", False): "worker thread",
     ("worker", True): "server's event loop",
@@ -74,93 +46,305 @@ RUNS_ON = {
 """Where a call runs, by ``run_on`` and whether the function is ``async def``."""
 
 
-def header_html(tool: Tool, status: str) -> str:
-    """Name, title, status, annotation badges, tags, run mode and timeout."""
-    title = tool.title or (tool.annotations.title if tool.annotations else None)
-    parts = [span(tool.name, "jmcp-name")]
-    if title:
-        parts.append(span(title, "jmcp-title"))
-    parts.append(status_badge(status))
-    parts += annotation_badges(tool)
-    if tool.confirm:
-        parts.append(badge("asks first", "destructive", "confirm: each client call waits for your approval"))
-    parts += protocol_badges(tool)
-    parts += tag_badges(tool.tags)
-    limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
-    parts.append(span(f"{RUNS_ON[tool.run_on, tool.is_async]} · {limit}", "jmcp-muted"))
-    return f'<div class="jmcp-head">{" ".join(parts)}</div>'
+class ComponentCard(View):
+    """A card for one component of ``kind``; subclasses say what it is (``about``) and what it shows.
+
+    ``status`` is ``live``, ``disabled``, ``replaced`` or ``removed``; ``recent`` holds its newest
+    calls (frozen once it is no longer the registered one).
+    """
+
+    kind: ClassVar[Kind]
+    component = traitlets.Any({}).tag(sync=True)
+    recent = traitlets.Any([]).tag(sync=True)
+    pending = traitlets.Any([]).tag(sync=True)
+    questions = traitlets.Any([]).tag(sync=True)
+    tryit = traitlets.Any({"running": False, "result": None}).tag(sync=True)
+    shown = traitlets.Any(None).tag(sync=True)
+    shown_empty = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("live")
+    """The component's state as this card last saw it (not synced: it is in ``component``)."""
+
+    def __init__(self, server: ServerHost, item: Any, target: TryTarget | None) -> None:
+        super().__init__(view="card")
+        self.server, self.item = server, item
+        self._about = self.about()
+        self.try_it = TryIt(target, self._tried) if target is not None else None
+        self._live = LiveBinding(server, self.refresh, wants=self._wants)
+        self.refresh()
+
+    @property
+    def key(self) -> str:
+        return str(self.item.key)
+
+    def about(self) -> Component:
+        """What the card says about its component, for ``status`` ``live`` (computed once)."""
+        raise NotImplementedError
+
+    def shown_now(self) -> Shown | None:
+        """The preview (resources) or rendered messages (prompts); tools show none."""
+        return None
+
+    def actions(self) -> dict[str, Action]:
+        return {
+            "enable": lambda enabled: self.set_enabled(bool(enabled)),
+            "run": self._run,
+            "reread": self.read,
+            **approval_actions(self.server),
+        }
+
+    def _wants(self, event: HistoryEvent, record: CallRecord | None) -> bool:
+        return record is None or (record.kind == self.kind and self.key in (record.component, record.tool))
+
+    def refresh(self) -> None:
+        """Re-read the component's state and calls (the throttle calls this; safe from any thread)."""
+        with self._lock:
+            status = component_status(self.server, self.kind, self.item)
+            current = status in ("live", "disabled")
+            recent = self.recent
+            if current:
+                records = recent_records(self.server.history, kind=self.kind, tool=self.key, limit=RECENT_CALLS)
+                recent = [call_row(record) for record in records]
+            pending, questions = waiting_for(self.server, self.key) if self.kind == "tool" else ([], [])
+            if self.try_it is not None:
+                self.try_it.active = status == "live"
+            self._live.follow_history(current)
+            # Traits change together (one message) and ``status`` last: whoever sees it sees the rest too.
+            with self.hold_sync():
+                self.component = {**self._about, "status": status, "status_text": STATUS_TEXT[status]}
+                self.recent = recent
+                self.pending, self.questions = pending, questions
+                self.shown = self.shown_now()
+                self.tryit = self.try_it.state if self.try_it is not None else self.tryit
+                self.status = status
+
+    def set_enabled(self, enabled: bool) -> None:
+        """What the card's "enabled" box does: serve the component to clients, or stop."""
+        with self._lock:
+            status: ComponentStatus = component_status(self.server, self.kind, self.item)  # the registry's truth
+            if status not in ("live", "disabled") or enabled == (status == "live"):
+                return  # already so, or the component is no longer this card's
+            registry = self.server.registry_of(self.kind)
+            (registry.enable if enabled else registry.disable)(names={self.key})
+        self._live.throttle.flush()
+
+    def read(self) -> None:
+        """Read the resource again (resource cards)."""
+
+    def _run(self, arguments: Any) -> None:
+        if self.try_it is not None and isinstance(arguments, dict):
+            self.try_it.run(arguments)
+
+    def _tried(self, state: TryState) -> None:
+        with self._lock:
+            self.tryit = state
+
+    def close(self) -> None:
+        self._live.close()
+        super().close()
+
+    def fallback_text(self) -> str:
+        return snapshot.card_text(self.component, self.server.url)
+
+    def fallback_html(self) -> str:
+        return snapshot.card_html(self.component, self.server.url)
 
 
-def annotation_badges(tool: Tool) -> list[str]:
+class ToolCard(ComponentCard):
+    """One tool: header with state and badges, parameters, waiting calls, a try-it form, recent calls.
+
+    Example::
+
+        card = ToolCard(server, server.tools["add"])
+        card.status                  # "live" | "disabled" | "replaced" | "removed"
+        card.set_enabled(False)      # same as server.disable(names={"add"})
+        card.try_it.run({"a": 1})    # same as the form's Run button
+    """
+
+    kind: ClassVar[Kind] = "tool"
+
+    def __init__(self, server: ServerHost, tool: Tool) -> None:
+        self.tool = tool
+        super().__init__(server, tool, tool_target(server, tool))
+
+    def about(self) -> Component:
+        tool = self.tool
+        mcp_tool = tool.to_mcp(dereference_schemas=True)
+        badges = annotation_badges(tool)
+        if tool.confirm:
+            badges.append(
+                Badge(text="asks first", kind="asks", title="confirm: each client call waits for your approval")
+            )
+        limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
+        return Component(
+            kind="tool",
+            name=tool.name,
+            title=tool.title or (tool.annotations.title if tool.annotations and tool.annotations.title else ""),
+            key=tool.name,
+            status="live",
+            status_text="live",
+            badges=[*badges, *protocol_badges(tool), *tag_badges(tool.tags)],
+            facts=f"{RUNS_ON[tool.run_on, tool.is_async]} · {limit}",
+            description=tool.description or "",
+            input_schema=mcp_tool.input_schema,
+            output_schema=mcp_tool.output_schema,
+            show_schemas=True,
+            completions=[],
+            try_label="Run",
+        )
+
+
+def annotation_badges(tool: Tool) -> list[Badge]:
     """Badges for the hints the tool declares (nothing for hints left unset)."""
     hints = tool.annotations
     if hints is None:
         return []
     badges = []
     if hints.read_only_hint:
-        badges.append(badge("read-only", "readonly", "readOnlyHint: changes nothing"))
+        badges.append(Badge(text="read-only", kind="readonly", title="readOnlyHint: changes nothing"))
     if hints.destructive_hint:
-        badges.append(badge("destructive", "destructive", "destructiveHint: changes cannot be undone"))
+        badges.append(Badge(text="destructive", kind="destructive", title="destructiveHint: changes cannot be undone"))
     if hints.idempotent_hint:
-        badges.append(badge("idempotent", "idempotent", "idempotentHint: repeating a call changes nothing more"))
+        badges.append(
+            Badge(text="idempotent", kind="idempotent", title="idempotentHint: repeating a call changes nothing more")
+        )
     if hints.open_world_hint is not None:
         world = "open-world" if hints.open_world_hint else "closed-world"
-        badges.append(badge(world, "world", "openWorldHint: talks to external systems or not"))
+        badges.append(Badge(text=world, kind="world", title="openWorldHint: talks to external systems or not"))
     return badges
 
 
-def protocol_badges(tool: Tool) -> list[str]:
+def protocol_badges(tool: Tool) -> list[Badge]:
     """Badges for task support and parameters mirrored into HTTP headers."""
     badges = []
     if tool.task is not None:
         text = "task" if tool.task == "optional" else "task only"
-        badges.append(badge(text, "task", "long calls become tasks for clients that support them"))
+        badges.append(Badge(text=text, kind="task", title="long calls become tasks for clients that support them"))
     if tool.param_headers:
         headers = ", ".join(f"{name} → Mcp-Param-{header}" for name, header in tool.param_headers.items())
-        badges.append(badge("headers", "headers", headers))
+        badges.append(Badge(text="headers", kind="headers", title=headers))
     return badges
 
 
-def schema_html(tool: Tool, *, raw: bool = True) -> str:
-    """Description, the parameter table, what it returns, and (``raw``) the JSON schemas folded away."""
-    mcp_tool = tool.to_mcp(dereference_schemas=True)
-    parts = []
-    if tool.description:
-        parts.append(f'<div class="jmcp-description">{esc(tool.description)}</div>')
-    parts.append(parameters_html(parameter_rows(mcp_tool.input_schema)))
-    returns = output_summary(tool.output_schema)
-    parts.append(f"<div>Returns {span(returns, 'jmcp-mono')}</div>" if returns else "")
-    if raw:
-        parts.append(_raw_schemas(mcp_tool.input_schema, mcp_tool.output_schema))
-    return "".join(parts)
+def tag_badges(tags: frozenset[str]) -> list[Badge]:
+    return [Badge(text=f"#{tag}", kind="tag", title="tag") for tag in sorted(tags)]
 
 
-def parameters_html(rows: list[ParameterRow], title: str = "Parameters") -> str:
-    if not rows:
-        return heading(title) + span(f"No {title.lower()}.", "jmcp-muted")
-    cells = [
-        [
-            f"<code>{esc(row['name'])}</code>",
-            f"<code>{esc(row['type'])}</code>",
-            "required" if row["required"] else span("optional", "jmcp-muted"),
-            f"<code>{esc(row['default'])}</code>" if row["default"] else "",
-            esc(", ".join(row["constraints"])),
-            esc(row["description"]),
-        ]
-        for row in rows
-    ]
-    headers = [title.lower().removesuffix("s"), "type", "required", "default", "constraints", "description"]
-    return heading(title) + table(headers, cells, "jmcp-params")
+class ResourceCard(ComponentCard):
+    """One resource or template: header, description, parameters (templates), a live preview, recent reads.
+
+    The preview is the newest read of the resource, whoever made it (a client, the notebook). A plain
+    resource is read once when the card appears, again on "Read again" and whenever
+    ``server.notify_resource_updated(uri)`` says it changed; a template's try-it form reads one of its URIs.
+
+    Example::
+
+        card = ResourceCard(server, server.resources["data://cities"])
+        card.shown["content"]      # the newest read's contents (resource blocks)
+        card.read()                # read again (recorded in the history, source "notebook")
+    """
+
+    kind: ClassVar[Kind] = "resource"
+
+    def __init__(self, server: ServerHost, resource: AnyResource) -> None:
+        self.resource = resource
+        is_template = isinstance(resource, ResourceTemplate)
+        target = template_target(server, resource) if isinstance(resource, ResourceTemplate) else None
+        super().__init__(server, resource, target)
+        self._stop_updates = server.resource_updates.add(self._updated)
+        if not is_template:
+            self.read()
+
+    def about(self) -> Component:
+        resource = self.resource
+        template = isinstance(resource, ResourceTemplate)
+        badges = [Badge(text="template" if template else "resource", kind="kind", title="")]
+        if resource.mime_type:
+            badges.append(Badge(text=resource.mime_type, kind="mime", title="MIME type"))
+        return Component(
+            kind="resource",
+            name=resource.name,
+            title=resource.title or "",
+            key=resource.key,
+            status="live",
+            status_text="live",
+            badges=[*badges, *tag_badges(resource.tags)],
+            facts="",
+            description=resource.description or "",
+            input_schema=template_schema(resource) if isinstance(resource, ResourceTemplate) else None,
+            output_schema=None,
+            show_schemas=False,
+            completions=[],
+            try_label="Read" if template else "",
+        )
+
+    def read(self) -> None:
+        """Read the resource now (a plain URI only); the preview shows it when the read finishes."""
+        if isinstance(self.resource, ResourceTemplate) or self.status != "live":
+            return
+        self.server.read_in_background(self.resource.uri)
+
+    def _updated(self, uri: str) -> None:
+        if uri == self.key:
+            self.read()
+
+    def shown_now(self) -> Shown | None:
+        self.shown_empty = "Fill in Try it to read one of its URIs." if self.resource.is_template else "Reading…"
+        records = recent_records(self.server.history, kind="resource", tool=self.key, status="ok", limit=1)
+        if not records:
+            return None
+        record = records[0]
+        return Shown(note=f"read {format_clock(record.started_at)} by {client_label(record)}", content=record.content)
+
+    def close(self) -> None:
+        self._stop_updates()
+        super().close()
 
 
-def _raw_schemas(input_schema: dict[str, Any], output_schema: dict[str, Any] | None) -> str:
-    body = heading("Input schema") + pre(json.dumps(input_schema, indent=2, ensure_ascii=False))
-    if output_schema is not None:
-        body += heading("Output schema") + pre(json.dumps(output_schema, indent=2, ensure_ascii=False))
-    return f"<details><summary>JSON schemas</summary>{body}</details>"
+class PromptCard(ComponentCard):
+    """One prompt: header, description, arguments (with completions), rendered messages, try-it, recent uses.
 
+    The messages shown are the newest get of the prompt, whoever made it; a prompt whose arguments
+    are all optional is rendered once when the card appears.
 
-def _parameter_text(row: ParameterRow) -> str:
-    text = f"{row['name']}: {row['type']}"
-    text += " (required)" if row["required"] else f" = {row['default']}" if row["default"] else " (optional)"
-    return f"{text} — {row['description']}" if row["description"] else text
+    Example::
+
+        card = PromptCard(server, server.prompts["review_table"])
+        card.try_it.run({"table": "sales"})    # renders it; card.shown has the messages
+    """
+
+    kind: ClassVar[Kind] = "prompt"
+
+    def __init__(self, server: ServerHost, prompt: Prompt) -> None:
+        self.prompt = prompt
+        super().__init__(server, prompt, prompt_target(server, prompt))
+        if not any(argument.required for argument in prompt.arguments):
+            server.get_prompt_in_background(prompt.name, {})
+
+    def about(self) -> Component:
+        prompt = self.prompt
+        written = [name for name, completer in prompt.completers.items() if not isinstance(completer, Choices)]
+        return Component(
+            kind="prompt",
+            name=prompt.name,
+            title=prompt.title or "",
+            key=prompt.name,
+            status="live",
+            status_text="live",
+            badges=tag_badges(prompt.tags),
+            facts="",
+            description=prompt.description or "",
+            input_schema=prompt.parsed.input_schema,
+            output_schema=None,
+            show_schemas=False,
+            completions=written,
+            try_label="Render",
+        )
+
+    def shown_now(self) -> Shown | None:
+        self.shown_empty = "Fill in Try it to see the messages it renders."
+        records = recent_records(self.server.history, kind="prompt", tool=self.key, status="ok", limit=1)
+        if not records:
+            return None
+        record = records[0]
+        note = f"{short_arguments(record.arguments) or 'no arguments'} · {format_clock(record.started_at)}"
+        return Shown(note=f"{note} · {client_label(record)}", content=record.content)

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Mapping
-from typing import Any
 
 from jupyter_mcp.tools.calls import events
 
 STATUS_ICONS = {
     "running": "⏳",
-    "waiting": "✋",
+    "waiting": "◔",
     "ok": "✓",
     "error": "✗",
     "timeout": "⏱",
     "cancelled": "⊘",
     "expired": "⌛",
+    "refused": "⊘",
 }
 
 
@@ -37,23 +35,6 @@ def format_duration(seconds: float | None) -> str:
 def format_clock(timestamp: float) -> str:
     """Local wall-clock time of day, ``HH:MM:SS``."""
     return time.strftime("%H:%M:%S", time.localtime(timestamp))
-
-
-def short_arguments(arguments: Mapping[str, Any], limit: int = 60) -> str:
-    """``a=1, text='hi'``, cut to ``limit`` characters with an ellipsis."""
-    text = ", ".join(f"{name}={_short_value(value)}" for name, value in arguments.items())
-    return clip(text, limit)
-
-
-def _short_value(value: Any) -> str:
-    if isinstance(value, dict | list):
-        return clip(json.dumps(value, ensure_ascii=False, default=str), 24)
-    return clip(repr(value), 24)
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, ending in ``…`` when cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def first_line(text: str | None) -> str:

@@ -1,24 +1,12 @@
 import { Notification } from '@jupyterlab/apputils';
 import { PathExt } from '@jupyterlab/coreutils';
 
-import { questionText } from './questions';
 import { IMCPServers } from './tokens';
 import { IPendingEntry, IQuestionEntry, IServerEntry } from './types';
-
-/** Minutes offered by "Allow this client for N min". */
-export const ALLOW_FOR_MINUTES = 10;
+import { ALLOW_FOR_MINUTES, pendingText, questionText } from './ui';
 
 /**
- * "desk-agent wants to call reset_sales({"region": "north"})" — the one line every view shows.
- */
-export function pendingText(pending: IPendingEntry): string {
-  const args = JSON.stringify(pending.arguments);
-  const shown = args.length > 80 ? `${args.slice(0, 79)}…` : args;
-  return `${pending.client ?? 'A client'} wants to call ${pending.tool}(${shown})`;
-}
-
-/**
- * Shows a JupyterLab notification for each call waiting for approval (Allow / Allow N min / Deny) and
+ * Shows a JupyterLab notification for each call waiting for approval (Allow / Allow for N min / Deny) and
  * for each tool's question (Answer opens the sidebar's form / Decline), and dismisses it once answered —
  * here, in the sidebar, in the notebook or by its timeout.
  */
@@ -96,7 +84,7 @@ export class ApprovalNotifier {
       actions: [
         { label: 'Allow', caption: 'Run this call', displayType: 'accent', callback: () => answer('allow') },
         {
-          label: `Allow ${ALLOW_FOR_MINUTES} min`,
+          label: `Allow for ${ALLOW_FOR_MINUTES} min`,
           caption: `Run this call and this client's next ones for ${ALLOW_FOR_MINUTES} minutes without asking`,
           callback: () => answer('allow', ALLOW_FOR_MINUTES)
         },

@@ -1,10 +1,18 @@
 import { Widget } from '@lumino/widgets';
 
 import { IServerEntry } from './types';
+import { statusText } from './ui';
+
+/** Calls and questions waiting in notebooks other than the one in front. */
+export interface IElsewhere {
+  pending: number;
+  questions: number;
+}
 
 /**
- * Status bar item for the current notebook: "MCP: N tools · M clients" (a click opens the panel) and
- * a small Pause / Resume button, the kill switch within reach wherever the user is.
+ * Status bar item: the current notebook's "MCP: 2 tools · 4 resources · 1 client" (a click opens the
+ * panel), what waits for the user in any notebook, and a small Pause / Resume button, the kill
+ * switch within reach wherever the user is.
  */
 export class StatusItem extends Widget {
   constructor(
@@ -27,10 +35,11 @@ export class StatusItem extends Widget {
     this.node.append(this._text, this._pause);
   }
 
-  setServer(server: IServerEntry | undefined): void {
+  setServer(server: IServerEntry | undefined, elsewhere: IElsewhere = { pending: 0, questions: 0 }): void {
     this._server = server;
-    this._text.textContent = server ? statusText(server) : '';
-    this._pause.hidden = server === undefined;
+    const waiting = elsewhere.pending + elsewhere.questions > 0;
+    this._text.textContent = server || waiting ? statusText(server, elsewhere) : '';
+    this._pause.hidden = server === undefined || (server.tools.length === 0 && !server.paused);
     const paused = server?.paused ?? false;
     this._pause.textContent = paused ? 'Resume' : 'Pause';
     this._pause.setAttribute('aria-pressed', String(paused));
@@ -45,14 +54,4 @@ export class StatusItem extends Widget {
   private _server: IServerEntry | undefined;
   private _text = document.createElement('button');
   private _pause = document.createElement('button');
-}
-
-export function statusText(server: IServerEntry): string {
-  const tools = server.tools.filter(tool => tool.enabled).length;
-  const clients = server.clients.length;
-  const base = `MCP: ${tools} tool${tools === 1 ? '' : 's'} · ${clients} client${clients === 1 ? '' : 's'}`;
-  const waiting = server.pending.length > 0 ? ` · ${server.pending.length} waiting for approval` : '';
-  const asking = server.questions.length;
-  const questions = asking > 0 ? ` · ${asking} question${asking === 1 ? '' : 's'} for you` : '';
-  return `${base}${waiting}${questions}${server.paused ? ' · paused' : ''}`;
 }

@@ -54,6 +54,7 @@ export interface IPendingEntry {
   id: string;
   tool: string;
   arguments: { [key: string]: unknown };
+  call: string;
   client: string | null;
   asked_at: number;
 }
@@ -81,6 +82,7 @@ export interface IServerEntry {
   started: number;
   version: string;
   live: boolean;
+  transport: string;
   tools: IToolEntry[];
   resources: IResourceEntry[];
   prompts: IPromptEntry[];

@@ -1,7 +1,8 @@
 """Approvals in a real JupyterLab: an outside client calls a ``--confirm`` tool; the notification and the
 sidebar entry appear; a click on Allow in the notification returns the result to the client.
 
-With ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1`` the screenshot is copied to ``docs/screenshots/approval.png``.
+The screenshot lands in ``.ci/artifacts/browser/<test>/`` (``docs/screenshots/approval.png`` comes from
+``test_ui_in_lab.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from playwright.async_api import Locator, Page, expect
 
 from tests.browser.lab import JupyterLab
-from tests.browser.test_labextension import close_notebook_session, keep
+from tests.browser.test_labextension import close_notebook_session
 from tests.browser.ui import SLOW, LabPage
 from tests.conftest import http_client
 
@@ -32,7 +33,7 @@ def reset_sales(region: str) -> str:
     return f"{region} reset"''',
 ]
 CLIENT = mt.Implementation(name="claude-desktop", version="0.9.2")
-WANTS = 'claude-desktop wants to call reset_sales({"region":"north"})'
+WANTS = "claude-desktop wants to call reset_sales(region='north')"
 
 
 async def settled(page: Page, toast: Locator) -> None:
@@ -59,18 +60,18 @@ async def test_notification_and_sidebar_show_a_waiting_call_and_allow_answers_it
             toast = page.locator(".Toastify__toast").filter(has_text=WANTS)
             await expect(toast).to_be_visible(timeout=SLOW)
             answers = toast.get_by_role("button").filter(has_text=re.compile(r"\w"))  # not the close button
-            await expect(answers).to_have_text(["Allow", "Allow 10 min", "Deny"])
+            await expect(answers).to_have_text(["Allow", "Allow for 10 min", "Deny"])
 
             await page.locator(".jp-MCP-status").click()
             server = page.locator("#jupyter-mcp-tools .jp-MCP-server").filter(has_text=NOTEBOOK)
-            pending = server.locator(".jp-MCP-pending-item")
-            await expect(pending.locator(".jp-MCP-pending-text")).to_have_text([WANTS], timeout=SLOW)
+            pending = server.locator(".jmcp-approval")
+            await expect(pending.locator(".jmcp-approval-text")).to_have_text([WANTS], timeout=SLOW)
             await expect(page.locator(".jp-MCP-status")).to_contain_text("1 waiting for approval")
-            card_row = page.locator(".jmcp-pending").first  # the tool card under the cell says so, too
+            card_row = page.locator(".jmcp-card .jmcp-approval").first  # the tool card under the cell says so, too
             await expect(card_row).to_contain_text("wants to call reset_sales", timeout=SLOW)
             assert not call.done()
             await settled(page, toast)
-            keep(await lab_page.screenshot(page, artifacts / "approval.png"), "approval.png")
+            await lab_page.screenshot(page, artifacts / "approval.png")
 
             await toast.get_by_role("button", name="Allow", exact=True).click()
             result = await asyncio.wait_for(call, SLOW / 1000)

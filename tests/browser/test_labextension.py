@@ -1,15 +1,13 @@
 """The labextension in a real JupyterLab (headless Debian Chromium): the "MCP Tools" sidebar and the
 status bar item show a notebook's tools and the client connected through the Jupyter route.
 
-The screenshot lands in ``.ci/artifacts/browser/<test>/``; with ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1``
-it is also copied to ``docs/screenshots/labextension.png`` for the README.
+The screenshot lands in ``.ci/artifacts/browser/<test>/`` (``docs/screenshots/`` has the ones
+``test_ui_in_lab.py`` takes).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 from urllib.parse import quote
 
@@ -23,7 +21,6 @@ from tests.conftest import http_client
 
 pytestmark = pytest.mark.browser
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NOTEBOOK = "sales tools.ipynb"
 
 CELLS = [
@@ -42,12 +39,6 @@ def reset_sales() -> None:
     sales.clear()''',
 ]
 CLIENT = mt.Implementation(name="claude-desktop", version="0.9.2")
-
-
-def keep(path: Path, name: str) -> None:
-    if os.environ.get("JUPYTER_MCP_UPDATE_SCREENSHOTS") == "1":
-        DOCS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, DOCS / name)
 
 
 def close_notebook_session(lab: JupyterLab, path: str) -> None:
@@ -76,13 +67,12 @@ async def test_sidebar_and_status_bar_show_the_notebooks_tools(
             panel = page.locator("#jupyter-mcp-tools")
             await expect(panel).to_be_visible()
             server = panel.locator(".jp-MCP-server").filter(has_text=NOTEBOOK)
-            await expect(server.locator(".jp-MCP-tool-name")).to_have_text(
-                ["region_sales", "best_region", "reset_sales"]
-            )
-            await expect(server.locator(".jp-MCP-tool").first).to_contain_text("Sales by region")
-            await expect(server.locator(".jp-MCP-tool").first).to_contain_text("1 call")
-            await expect(server.locator(".jp-MCP-tool.jp-mod-disabled")).to_contain_text("disabled")
-            await expect(server.locator(".jp-MCP-client")).to_have_text(["claude-desktop 0.9.2"])
+            tools = server.locator(".jp-MCP-tools .jmcp-item")
+            await expect(tools.locator(".jmcp-item-name")).to_have_text(["region_sales", "best_region", "reset_sales"])
+            await expect(tools.first).to_contain_text("Sales by region")
+            await expect(tools.first).to_contain_text("1 call")
+            await expect(server.locator(".jmcp-item.jmcp-off")).to_contain_text("disabled")
+            await expect(server.locator(".jmcp-client-name")).to_have_text(["claude-desktop 0.9.2"])
             await expect(server.locator(".jp-MCP-server-facts")).to_have_text("3 tools · 1 client · 1 call")
 
             await server.get_by_role("button", name="VS Code", exact=True).click()
@@ -103,6 +93,6 @@ async def test_sidebar_and_status_bar_show_the_notebooks_tools(
             assert claude["env"] == {"JUPYTER_MCP_TOKEN": lab.token}
 
             await expect(server.get_by_role("button", name="Claude", exact=True)).to_be_visible(timeout=SLOW)
-            keep(await lab_page.screenshot(page, artifacts / "labextension.png"), "labextension.png")
+            await lab_page.screenshot(page, artifacts / "labextension.png")
     finally:
         close_notebook_session(lab, NOTEBOOK)

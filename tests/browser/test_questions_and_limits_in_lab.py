@@ -19,8 +19,8 @@ from playwright.async_api import Locator, Page, expect
 
 from tests.browser.lab import JupyterLab
 from tests.browser.test_approvals_in_lab import settled
-from tests.browser.test_labextension import close_notebook_session, keep
-from tests.browser.ui import SLOW, LabPage
+from tests.browser.test_labextension import close_notebook_session
+from tests.browser.ui import SLOW, LabPage, keep
 from tests.conftest import http_client
 
 pytestmark = pytest.mark.browser
@@ -82,9 +82,9 @@ async def test_a_tools_question_is_answered_from_the_sidebar(
             await settled(page, toast)
             await toast.get_by_role("button", name="Answer", exact=True).click()
 
-            question = server_section(page, notebook).locator(".jp-MCP-question")
+            question = server_section(page, notebook).locator(".jmcp-question")
             await expect(question).to_be_visible(timeout=SLOW)  # Answer opened the sidebar
-            await expect(question.locator(".jp-MCP-question-text")).to_have_text(asks)
+            await expect(question.locator(".jmcp-question-text")).to_have_text(asks)
             await question.get_by_role("button", name="Send").click()
             complaint = question.get_by_role("alert")
             await expect(complaint).to_have_text("table is required")
@@ -129,7 +129,7 @@ async def test_read_only_from_the_sidebar_and_pause_from_the_status_bar(
             read_only = section.get_by_role("checkbox", name="desk-agent: read-only tools only")
             await expect(read_only).not_to_be_checked(timeout=SLOW)
             await read_only.click()
-            await expect(section.locator(".jp-MCP-read-only.jp-mod-limited")).to_be_visible(timeout=SLOW)
+            await expect(section.locator(".jmcp-client.jmcp-limited")).to_be_visible(timeout=SLOW)
             await expect(read_only).to_be_checked()  # as the kernel now says
             await lab_page.screenshot(section, artifacts / "read-only.png")
             refused = await client.call_tool("write_note", {"text": "second"})
@@ -140,7 +140,7 @@ async def test_read_only_from_the_sidebar_and_pause_from_the_status_bar(
             )
             assert (await client.call_tool("read_notes", {})).structured_content == {"result": ["first"]}
             await read_only.click()
-            await expect(section.locator(".jp-MCP-read-only.jp-mod-limited")).to_have_count(0, timeout=SLOW)
+            await expect(section.locator(".jmcp-client.jmcp-limited")).to_have_count(0, timeout=SLOW)
             assert text_of(await client.call_tool("write_note", {"text": "second"})) == "2 notes"
 
             pause = page.get_by_role("button", name=re.compile("^Pause all of this notebook’s MCP tools"))

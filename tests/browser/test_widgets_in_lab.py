@@ -1,13 +1,13 @@
-"""The widget panels in a real JupyterLab, in headless Chromium, with an outside MCP client calling.
+"""The widget panels in a real JupyterLab, in headless Chromium, with an outside MCP client calling:
+what the cards and the panel do (try it, select a call, enable and disable), and that a card with a
+try-it result is laid out and readable.
 
-Screenshots land in ``.ci/artifacts/browser/<test>/``; with ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1``
-the tool card and history panel ones are also copied to ``docs/screenshots/`` for the README.
+Screenshots land in ``.ci/artifacts/browser/<test>/``; the ones in ``docs/screenshots/`` come from
+``test_ui_in_lab.py``.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import anyio
@@ -17,12 +17,12 @@ from playwright.async_api import Locator, expect
 
 from jupyter_mcp import discovery
 from tests.browser.lab import JupyterLab
+from tests.browser.layout import assert_clean
 from tests.browser.ui import SLOW, LabPage
 from tests.conftest import http_client
 
 pytestmark = pytest.mark.browser
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 SETUP = """\
 %load_ext jupyter_mcp
@@ -85,14 +85,8 @@ def kernel_endpoint(lab: JupyterLab, notebook: str) -> tuple[str, str]:
     return server.url, server.token
 
 
-def keep(path: Path, name: str) -> None:
-    if os.environ.get("JUPYTER_MCP_UPDATE_SCREENSHOTS") == "1":
-        DOCS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, DOCS / name)
-
-
 def history_row(panel: Locator, *texts: str) -> Locator:
-    rows = panel.locator(".jmcp-history .jmcp-callrow[role='button']")
+    rows = panel.locator(".jmcp-history .jmcp-call.jmcp-pickable")
     for text in texts:
         rows = rows.filter(has_text=text)
     return rows
@@ -141,22 +135,22 @@ async def check_card_history_try_it_toggle(lab: JupyterLab, lab_page: LabPage, a
         await expect(detail).to_contain_text("Structured result")
         await expect(detail.locator("table.jmcp-records tbody tr").first).to_contain_text("Oslo")
         await expect(detail).to_contain_text("protocol 2025-11-25")
-        history = panel.locator(".jmcp-section").filter(has=page.locator(".jmcp-history"))
-        keep(await lab_page.screenshot(history, artifacts / "history-panel.png"), "history-panel.png")
+        await assert_clean(panel, "the server panel with a call's detail")
         await lab_page.screenshot(panel, artifacts / "server-panel.png")
     await expect(history_row(panel, "train_model", "✓ ok")).to_have_count(1, timeout=SLOW)
 
     # Try it: the form runs the tool through the server; the result shows under the form.
-    await card.locator(".jmcp-section-toggle").filter(has_text="Try it").click()
+    await card.locator("summary").filter(has_text="Try it").click()
     country = card.locator(".jmcp-field").filter(has_text="country").locator("input")
     await country.fill("Sweden")
-    await card.locator(".jmcp-field").filter(has_text="sort").locator("select").select_option(label="'city'")
+    await card.locator(".jmcp-field").filter(has_text="sort").locator("select").select_option("city")
     await card.get_by_role("button", name="Run").click()
     result = card.locator(".jmcp-tryit")
     await expect(result).to_contain_text("✓ ok", timeout=SLOW)
     await expect(result.locator("table.jmcp-records")).to_contain_text("Gothenburg")
     await expect(history_row(panel, "find_cities", "notebook", "country='Sweden'")).to_have_count(1, timeout=SLOW)
-    keep(await lab_page.screenshot(card, artifacts / "tool-card.png"), "tool-card.png")
+    await assert_clean(card, "a tool card with a try-it result")
+    await lab_page.screenshot(card, artifacts / "tool-card.png")
 
     # The card's checkbox disables the tool for clients, and enables it again.
     async with http_client(url, token, mode="auto", client_info=CLIENT) as client:
@@ -167,11 +161,12 @@ async def check_card_history_try_it_toggle(lab: JupyterLab, lab_page: LabPage, a
         await expect(header).to_contain_text("live")
         assert {t.name for t in (await client.list_tools(cache_mode="refresh")).tools} == {"find_cities", "train_model"}
 
-    # Dark theme, for a human to check readability (kept as artifacts only).
+    # Dark theme: the same card and panel, laid out and readable.
     await lab_page.set_theme("JupyterLab Dark")
     try:
+        await assert_clean(card, "a tool card with a try-it result, dark")
+        await assert_clean(panel, "the server panel, dark")
         await lab_page.screenshot(card, artifacts / "tool-card-dark.png")
-        await lab_page.screenshot(panel, artifacts / "server-panel-dark.png")
     finally:
         await lab_page.set_theme("JupyterLab Light")
 

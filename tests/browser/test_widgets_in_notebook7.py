@@ -37,7 +37,7 @@ async def test_tool_card_in_notebook_7(lab: JupyterLab, lab_page: LabPage, artif
         assert (await client.call_tool("in_stock", {"item": "tea"})).structured_content == {"result": 3}
     await expect(card).to_contain_text("item='tea'", timeout=SLOW)
 
-    await card.locator(".jmcp-section-toggle").filter(has_text="Try it").click()
+    await card.locator("summary").filter(has_text="Try it").click()
     await card.locator(".jmcp-field").filter(has_text="item").locator("input").fill("coffee")
     await card.get_by_role("button", name="Run").click()
     await expect(card.locator(".jmcp-tryit")).to_contain_text("ok", timeout=SLOW)

@@ -6,7 +6,9 @@ The selectors are JupyterLab 4's own DOM classes and ARIA roles, kept in this on
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import quote
 
@@ -28,6 +30,14 @@ CHROMIUM_ARGS = [
 ]
 SLOW = 60_000
 """Milliseconds to wait for things a kernel or JupyterLab does (a bound on hangs, not a speed test)."""
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def keep(path: Path, name: str) -> None:
+    """With ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1``, copy a screenshot to ``docs/screenshots/NAME``."""
+    if os.environ.get("JUPYTER_MCP_UPDATE_SCREENSHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / name)
 
 
 class LabPage:

@@ -38,15 +38,38 @@ def test_list_prints_live_servers_and_removes_stale_files(runtime_dir: Path) -> 
     stale = ServerInfo("http://127.0.0.1:5003/mcp", "t", 2**22 + 12345, "deadbeef", None, [], STARTED)
     stale_file = discovery.write(stale, runtime_dir)
 
-    result = cli("list", runtime=runtime_dir)
+    result = cli("list", runtime=runtime_dir, env={"COLUMNS": "60"})
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "NOTEBOOK                 KERNEL    URL                        TOOLS            RESOURCES                     PROMPTS            STARTED",
-        f"-                        9f8e7d6c  http://127.0.0.1:5002/mcp  peek (disabled)  -                             -                  {stamp(STARTED + 60)}",
-        f"/home/me/analysis.ipynb  1a2b3c4d  http://127.0.0.1:5001/mcp  add, mul         data://cities, data://t/{{id}}  review (disabled)  {stamp(STARTED)}",
+        "kernel 9f8e7d6c (no notebook)",
+        "  url       http://127.0.0.1:5002/mcp",
+        "  carrier   http",
+        f"  kernel    9f8e7d6c, started {stamp(STARTED + 60)}",
+        "  tools     peek (disabled)",
+        "",
+        "/home/me/analysis.ipynb",
+        "  url       http://127.0.0.1:5001/mcp",
+        "  carrier   http",
+        f"  kernel    1a2b3c4d, started {stamp(STARTED)}",
+        "  tools     add, mul",
+        "  resources data://cities, data://t/{id}",
+        "  prompts   review (disabled)",
     ]
     assert not stale_file.exists()
+
+
+def test_list_fits_the_terminal(runtime_dir: Path) -> None:
+    # Issue 23: `jupyter-mcp list` printed a table about 230 columns wide.
+    tools = [ToolSummary(f"forecast_region_{i}") for i in range(20)]
+    discovery.write(
+        live("1a2b3c4d-0000", "/home/me/projects/quarterly sales/analysis.ipynb", 5001, tools, STARTED), runtime_dir
+    )
+    for columns in (40, 80):
+        result = cli("list", runtime=runtime_dir, env={"COLUMNS": str(columns)})
+        assert result.returncode == 0, result.stderr
+        assert max(len(line) for line in result.stdout.splitlines()) <= columns, result.stdout
+        assert "forecast_region_19" in result.stdout  # names are wrapped whole, never cut
 
 
 def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) -> None:
@@ -69,9 +92,22 @@ def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) 
             "calls": 0,
             "resources": [],
             "prompts": [],
+            "transport": "http",
         }
     ]
     assert "token-5001" not in result.stdout
+
+
+def test_list_says_which_carrier_reaches_a_notebook(runtime_dir: Path) -> None:
+    info = dataclasses.replace(live("5e6f7a8b-2222", "/home/me/pod.ipynb", 5004, [ToolSummary("add")], STARTED), url="")
+    discovery.write(dataclasses.replace(info, transport="kernel"), runtime_dir)
+
+    result = cli("list", runtime=runtime_dir)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[:3] == ["/home/me/pod.ipynb", "  url       -", "  carrier   kernel"]
+    (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
+    assert (record["transport"], record["url"]) == ("kernel", "")
 
 
 def test_list_says_when_nothing_serves(runtime_dir: Path) -> None:

@@ -170,7 +170,7 @@ async def test_the_server_panel_in_a_students_notebook_points_through_the_hub(
     before = kernel.value("json.loads(jupyter_mcp.widgets.connection.config_text(_connection.server, 'vscode'))")
     (entry,) = before["servers"].values()
     assert entry["url"] == "<the JupyterHub address>" + route(hub, "alice").removeprefix(hub.url)
-    # What page.js writes from the browser (the browser test checks the script itself).
+    # What the panel's front end sends from the browser (tests/browser checks the front end itself).
     kernel.run(f"_connection.probe.origin = {hub.url!r}; _connection.probe.server_root = {str(hub.home('alice'))!r}")
     config = kernel.value(
         "json.loads(jupyter_mcp.widgets.connection.config_text(_connection.server, 'vscode', _connection.probe.page()))"
@@ -179,9 +179,9 @@ async def test_the_server_panel_in_a_students_notebook_points_through_the_hub(
     assert entry["url"] == route(hub, "alice")
     placeholder = f"<a JupyterHub token from {hub.url}/hub/token with the scope access:servers!user=alice>"
     assert entry["headers"] == {"Authorization": f"token {placeholder}"}
-    panel_html = kernel.value("_connection.config_view.value")
-    assert "JupyterHub token" in panel_html
-    assert "pip install jupyter-live-mcp" in panel_html
+    where = kernel.value("_connection.read()['where']")  # what the panel says above the config
+    assert "JupyterHub token" in where
+    assert "pip install jupyter-live-mcp" in where
     async with http_client(entry["url"], hub.token("alice"), mode="legacy") as client:
         assert (await client.call_tool("whoami", {})).structured_content == {"result": "alice"}
     claude = kernel.value("_connection.server.client_config('claude', _connection.probe.page())")

@@ -76,7 +76,8 @@ def _scalar_fits(value: Any, shape: Any) -> bool:
 def test_the_checker_finds_a_field_on_one_side_only() -> None:
     tool = {"name": "t", "title": None, "description": "d", "enabled": True, "calls": 1, "errors": 0, "running": 0}
     entry = {
-        "kernel_id": "k", "notebook_path": None, "started": 1.5, "version": "1", "live": True, "tools": [tool],
+        "kernel_id": "k", "notebook_path": None, "started": 1.5, "version": "1", "live": True, "transport": "http",
+        "tools": [tool],
         "resources": [], "prompts": [], "clients": [], "calls": 1, "routes": {"kernel": "/k", "notebook": None},
         "paused": False, "pending": [], "questions": [], "read_only_clients": [],
     }  # fmt: skip

@@ -6,16 +6,9 @@ import time
 
 import pytest
 
+from jupyter_mcp.tools.calls.calltext import call_text, clip, short_arguments
 from jupyter_mcp.tools.calls.events import ProgressEvent
-from jupyter_mcp.widgets.format import (
-    clip,
-    era_of,
-    first_line,
-    format_clock,
-    format_count,
-    format_duration,
-    short_arguments,
-)
+from jupyter_mcp.widgets.format import era_of, first_line, format_clock, format_count, format_duration
 from jupyter_mcp.widgets.model import progress_text
 
 
@@ -44,6 +37,18 @@ def test_short_arguments_read_like_a_call() -> None:
     assert short_arguments({"a": 1, "text": "hi", "flag": None}) == "a=1, text='hi', flag=None"
     assert short_arguments({"rows": [1, 2, 3], "opts": {"k": "v"}}) == 'rows=[1, 2, 3], opts={"k": "v"}'
     assert short_arguments({}) == ""
+
+
+def test_one_formatter_writes_calls_for_cards_history_and_approvals() -> None:
+    # Issue 23: `%mcp history` wrote find_items("query": "t", …) where cards wrote query='t'.
+    from jupyter_mcp.tools.calls.events import CallStarted
+    from jupyter_mcp.tools.calls.history import CallHistory, format_record
+
+    history = CallHistory()
+    history.call_started(CallStarted("c1", "find_items", {"query": "t", "limit": 5}, None, 1_700_000_000.0, "notebook"))
+    record = history[0]
+    assert call_text("find_items", record.arguments) == "find_items(query='t', limit=5)"
+    assert "find_items(query='t', limit=5)" in format_record(record)
 
 
 def test_short_arguments_are_clipped() -> None:

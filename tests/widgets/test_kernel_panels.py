@@ -14,7 +14,6 @@ import mcp_types as mt
 from tests.conftest import http_client
 from tests.harness import Kernel
 from tests.kernel.conftest import endpoint
-from tests.widgets.htmltext import visible_text
 
 TOOLS = '''
 %%mcp_tool --read-only --tags math
@@ -80,9 +79,9 @@ async def test_client_calls_show_up_in_the_history_widget(kernel: Kernel, mode: 
     card_rows = await until(kernel, "card.recent", lambda rows: len(rows) == 2)
     assert [r["status"] for r in card_rows] == ["error", "ok"]
     kernel.run("panel.history.select(panel.history.rows[1]['id'])")
-    detail = await value(kernel, "panel.history.detail.value")
-    assert "pytest-client 7.1" in detail
-    assert ("protocol 2025-11-25" if mode == "legacy" else "protocol 2026-07-28") in detail
+    detail = await value(kernel, "panel.detail")
+    assert detail["row"]["client"] == "pytest-client 7.1"
+    assert detail["protocol"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
     assert await value(kernel, "panel._live.throttle.refreshes > 0")
 
 
@@ -137,14 +136,14 @@ async def test_toggles_enable_and_disable_the_tool_for_clients(kernel: Kernel, m
     async with http_client(url, token, mode=mode, message_handler=on_message) as client:
         assert [t.name for t in (await client.list_tools()).tools] == ["add"]
         async with list_changed_count(client, mode, seen) as changes:
-            kernel.run("card.enabled.value = False")  # what clicking the card's checkbox does
+            kernel.run("card.set_enabled(False)")  # what clicking the card's checkbox does
             with anyio.fail_after(15):
                 while changes() < 1:
                     await anyio.sleep(0.02)
             assert (await client.list_tools(cache_mode="refresh")).tools == []
             assert (await client.call_tool("add", {"a": 1})).is_error
-            await until(kernel, "panel.tools._lines['add'].enabled.value", lambda enabled: enabled is False)
-            kernel.run("panel.tools._lines['add'].enabled.value = True")  # the panel's toggle
+            await until(kernel, "panel.components['tool'][0]['enabled']", lambda enabled: enabled is False)
+            kernel.run("panel.set_enabled('tool', 'add', True)")  # the panel's "served" box
             with anyio.fail_after(15):
                 while changes() < 2:
                     await anyio.sleep(0.02)
@@ -155,11 +154,11 @@ async def test_toggles_enable_and_disable_the_tool_for_clients(kernel: Kernel, m
 async def test_try_it_records_a_call(kernel: Kernel) -> None:
     kernel.run(TOOLS)
     kernel.run(VIEWS)
-    kernel.run("card.try_it.inputs['a'].value = 40\ncard.try_it.run_button.click()")
+    kernel.run("card.try_it.run({'a': 40})")  # what the form's Run button asks for
     assert await until(kernel, "card.try_it.outcome", lambda outcome: outcome != "") == "ok"
     record = await value(kernel, "(server.history[-1].tool, server.history[-1].arguments, server.history[-1].source)")
     assert record == ("add", {"a": 40}, "notebook")
-    assert '"result": 42' in visible_text(await value(kernel, "card.try_it.result.value"))
+    assert await value(kernel, "card.tryit['result']['outcome']['structured']") == {"result": 42}
     rows = await until(kernel, "panel.history.rows", lambda rows: len(rows) == 1 and rows[0]["status"] != "running")
     assert (rows[0]["tool"], rows[0]["client"], rows[0]["status"]) == ("add", "notebook", "ok")
 
@@ -174,11 +173,7 @@ async def test_rerunning_a_cell_marks_the_old_card_replaced(kernel: Kernel) -> N
     second = kernel.run(TOOLS.replace("b: int = 2", "b: int = 3"))
     assert "b: int = 3" in second.text
     assert await until(kernel, "old.status", lambda status: status == "replaced") == "replaced"
-    assert await value(kernel, "(old.enabled.disabled, old.try_it.run_button.disabled, _.status)") == (
-        True,
-        True,
-        "live",
-    )
+    assert await value(kernel, "(old.try_it.active, old.component['status'], _.status)") == (False, "replaced", "live")
 
 
 def iopub_during(kernel: Kernel, code: str, settle: float = 0.5) -> list[dict[str, Any]]:
@@ -205,5 +200,5 @@ def test_the_token_reaches_the_front_end_only_when_revealed(kernel: Kernel) -> N
     assert any(m["msg_type"] == "comm_open" for m in shown)
     assert any(m["msg_type"] == "execute_result" for m in shown)
     assert token not in json.dumps(shown, default=str)
-    revealed = iopub_during(kernel, "panel.connection.reveal.value = True")
+    revealed = iopub_during(kernel, "panel.reveal(True)")
     assert token in json.dumps(revealed, default=str)

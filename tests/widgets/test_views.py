@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, Literal
 
 import ipywidgets as widgets
+import pytest
 
 from jupyter_mcp.kernel.display import card as tool_card
 from jupyter_mcp.kernel.display import install_formatter
@@ -46,27 +48,30 @@ def call(server: NotebookServer, name: str, **arguments: Any) -> Any:
 
 
 def widget_state(widget: widgets.Widget) -> str:
-    """Every synced state value in ``widget``'s tree, as JSON text (what a front end receives)."""
-    states = [widget.get_state()]
-    for child in getattr(widget, "children", ()):
-        states.append(json.loads(widget_state(child)))
-    return json.dumps(states, default=str)
+    """Every synced state value of ``widget``, as JSON text (what a front end receives)."""
+    return json.dumps(widget.get_state(), default=str)
 
 
-def test_card_header_and_schema(server: NotebookServer) -> None:
+def browser(view: Any, action: str, **content: Any) -> None:
+    """What the front end sends when the user acts (labextension/src/widgets/index.ts)."""
+    view._on_message(view, {"action": action, **content}, [])
+
+
+def test_card_says_what_the_tool_is(server: NotebookServer) -> None:
     register(server)
     card = tool_card(server, server.tools["add"])
-    header = visible_text(card.header.value)
-    assert header == "add Add numbers live read-only idempotent closed-world #math worker thread · timeout 30 s"
-    schema = visible_text(card.children[2].value)
-    assert schema.startswith("Add two integers. Parameters parameter type required default constraints description")
-    assert "a int required The first number." in schema
-    assert "b int optional 2 The second number." in schema
-    assert "Returns int" in schema
-    assert '"required": [ "a" ]' in schema  # the raw schema, folded in <details>
-    shout = visible_text(tool_card(server, server.tools["shout"]).header.value)
-    assert "destructive" in shout
-    assert "no timeout" in shout
+    component = card.component
+    assert (component["name"], component["title"], component["status"]) == ("add", "Add numbers", "live")
+    assert [b["text"] for b in component["badges"]] == ["read-only", "idempotent", "closed-world", "#math"]
+    assert component["facts"] == "worker thread · timeout 30 s"
+    assert component["description"].startswith("Add two integers.")
+    assert component["input_schema"]["required"] == ["a"]
+    assert component["input_schema"]["properties"]["a"]["description"] == "The first number."
+    assert component["output_schema"] is not None
+    assert (component["try_label"], component["show_schemas"]) == ("Run", True)
+    shout = tool_card(server, server.tools["shout"]).component
+    assert "destructive" in [b["text"] for b in shout["badges"]]
+    assert shout["facts"] == "worker thread · no timeout"
 
 
 def test_card_header_shows_task_support_and_parameter_headers(server: NotebookServer) -> None:
@@ -80,29 +85,32 @@ def test_card_header_shows_task_support_and_parameter_headers(server: NotebookSe
         """Run the simulation."""
         return "done"
 
-    header = tool_card(server, server.tools["train"]).header.value
-    assert "train live task headers" in visible_text(header)
-    assert 'title="region → Mcp-Param-Region"' in header
-    assert "simulate live task only" in visible_text(tool_card(server, server.tools["simulate"]).header.value)
+    badges = tool_card(server, server.tools["train"]).component["badges"]
+    assert [(b["text"], b["title"]) for b in badges] == [
+        ("task", "long calls become tasks for clients that support them"),
+        ("headers", "region → Mcp-Param-Region"),
+    ]
+    assert [b["text"] for b in tool_card(server, server.tools["simulate"]).component["badges"]] == ["task only"]
 
 
 def test_card_follows_enable_disable_replace_remove(server: NotebookServer) -> None:
     register(server)
     card = tool_card(server, server.tools["add"])
-    assert (card.status, card.enabled.value, card.try_it.run_button.disabled) == ("live", True, False)
+    assert card.try_it is not None
+    assert (card.status, card.try_it.active) == ("live", True)
     server.disable(names={"add"})
     eventually(lambda: card.status == "disabled", what="disabled")
-    assert (card.enabled.value, card.try_it.run_button.disabled) == (False, True)
-    card.enabled.value = True  # the toggle enables for real
+    assert (card.component["status"], card.try_it.active) == ("disabled", False)
+    browser(card, "enable", enabled=True)  # the card's "enabled" box
     assert server.registry.is_visible(server.tools["add"])
     assert card.status == "live"
     old_tool = server.tools["add"]
     register(server)  # re-running the cell
     eventually(lambda: card.status == "replaced", what="replaced")
-    assert card.enabled.disabled
-    assert card.try_it.run_button.disabled
-    assert "replaced by a newer cell run" in visible_text(card.header.value)
-    card.enabled.value = False  # an old card's toggle must not touch the new tool
+    assert card.component["status_text"] == "replaced by a newer cell run"
+    assert not card.try_it.active
+    assert card.try_it.run({"a": 1}) is None
+    card.set_enabled(False)  # an old card's toggle must not touch the new tool
     assert server.registry.is_visible(server.tools["add"])
     assert server.tools["add"] is not old_tool
     fresh = tool_card(server, server.tools["add"])
@@ -120,7 +128,6 @@ def test_card_lists_recent_calls_and_freezes_when_replaced(server: NotebookServe
     eventually(lambda: len(card.recent) == 5 and card.recent[0]["arguments"] == "a=6", what="5 newest calls")
     assert [row["arguments"] for row in card.recent] == ["a=6", "a=5", "a=4", "a=3", "a=2"]
     assert {row["status"] for row in card.recent} == {"ok"}
-    assert "a=6" in visible_text(card.calls_view.value)
     register(server)
     eventually(lambda: card.status == "replaced", what="replaced")
     assert len(server.history._observers) == observers - 1  # a replaced card stops listening
@@ -131,9 +138,8 @@ def test_card_lists_recent_calls_and_freezes_when_replaced(server: NotebookServe
 def test_try_it_calls_through_the_call_path(server: NotebookServer) -> None:
     register(server)
     card = tool_card(server, server.tools["add"])
-    card.try_it.inputs["a"].value = 40
-    card.try_it.run_button.click()
-    eventually(lambda: card.try_it.outcome == "ok", what="try-it result")
+    browser(card, "run", arguments={"a": 40})  # what the form's Run button sends
+    eventually(lambda: card.try_it is not None and card.try_it.outcome == "ok", what="try-it result")
     record = server.history[-1]
     assert (record.tool, record.arguments, record.source, record.stdout) == (
         "add",
@@ -141,33 +147,27 @@ def test_try_it_calls_through_the_call_path(server: NotebookServer) -> None:
         "notebook",
         "adding 40 and 2\n",
     )
-    result = visible_text(card.try_it.result.value)
-    assert result.startswith("✓ ok in ")
-    assert '"result": 42' in result
+    result = card.tryit["result"]
+    assert (result["status"], result["outcome"]["structured"]) == ("ok", {"result": 42})
+    assert result["elapsed"].endswith("ms")
     eventually(lambda: card.recent and card.recent[0]["client"] == "notebook", what="the try-it call in the card")
 
 
-def test_try_it_reports_bad_input_and_tool_errors(server: NotebookServer) -> None:
+def test_try_it_reports_tool_errors(server: NotebookServer) -> None:
     register(server)
     card = tool_card(server, server.tools["shout"])
-    calls = server.history.total_calls
-    card.try_it.inputs["tags"].value = "[not json"
-    assert card.try_it.run() is None
-    assert card.try_it.outcome == "invalid"
-    assert "tags: not valid JSON" in visible_text(card.try_it.result.value)
-    assert server.history.total_calls == calls
-    card.try_it.inputs["tags"].value = '["x"]'
-    card.try_it.inputs["text"].value = "fail"
-    card.try_it.inputs["style"].value = "loud"
-    future = card.try_it.run()
+    assert card.try_it is not None
+    future = card.try_it.run({"text": "fail", "style": "loud", "tags": ["x"]})
     assert future is not None
     assert future.result(timeout=30).is_error
-    eventually(lambda: card.try_it.outcome == "error", what="error outcome")
-    assert "refusing to shout 'fail'" in visible_text(card.try_it.result.value)
+    eventually(lambda: card.try_it is not None and card.try_it.outcome == "error", what="error outcome")
+    outcome = card.tryit["result"]["outcome"]
+    assert outcome["is_error"]
+    assert "refusing to shout 'fail'" in outcome["content"][0]["text"]
     assert server.history[-1].arguments == {"text": "fail", "style": "loud", "tags": ["x"]}
 
 
-def test_history_view_lists_filters_selects_and_clears(server: NotebookServer) -> None:
+def test_history_lists_filters_selects_and_clears(server: NotebookServer) -> None:
     register(server)
     panel = ServerPanel(server)
     history = panel.history
@@ -176,56 +176,52 @@ def test_history_view_lists_filters_selects_and_clears(server: NotebookServer) -
     call(server, "shout", text="ok")
     eventually(lambda: len(history.rows) == 3, what="3 rows")
     assert [(r["tool"], r["status"]) for r in history.rows] == [("shout", "ok"), ("shout", "error"), ("add", "ok")]
-    assert [row["id"] for row in history.list_view.get_state()["rows"]] == [row["id"] for row in history.rows]
-    history.status_choice.value = "error"
-    assert [r["arguments"] for r in history.rows] == ["text='fail'"]
-    history.status_choice.value = ""
-    history.tool_choice.value = "add"
-    assert [r["tool"] for r in history.rows] == ["add"]
-    assert len(history.list_view.rows) == 1
-    history.tool_choice.value = ""
+    assert [row["id"] for row in panel.history_state["rows"]] == [row["id"] for row in history.rows]
+    browser(panel, "filter", status="error")
+    assert [r["arguments"] for r in panel.history_state["rows"]] == ["text='fail'"]
+    browser(panel, "filter", status="", tool="add")
+    assert [r["tool"] for r in panel.history_state["rows"]] == ["add"]
+    assert "add" in panel.history_state["names"]
+    browser(panel, "filter", tool="")
     failed = history.rows[1]["id"]
-    history.list_view.set_state({"selected": failed})  # the message a click on the row sends (calllist.js)
-    assert history.selected == failed
-    detail = visible_text(history.detail.value)
-    assert "Error refusing to shout 'fail'" in detail
-    history.select(failed)  # selecting the shown call again hides it
-    assert (history.selected, history.list_view.selected, history.detail.value) == (None, None, "")
-    history.clear_button.click()
-    eventually(lambda: history.rows == [], what="cleared")
-    assert "no calls yet" in visible_text(history.summary.value)
+    browser(panel, "select", call_id=failed)  # a click on the row
+    assert (panel.history_state["selected"], panel.detail["row"]["id"]) == (failed, failed)
+    assert panel.detail["outcome"]["error"] == "refusing to shout 'fail'"
+    browser(panel, "select", call_id=None)  # a click on the selected row hides the detail
+    assert (history.selected, panel.detail) == (None, None)
+    browser(panel, "clear")
+    eventually(lambda: panel.history_state["rows"] == [], what="cleared")
+    assert panel.history_state["shown"] == "no calls yet"
 
 
 def test_a_finished_call_can_be_kept_as_a_test(server: NotebookServer) -> None:
     register(server)
-    history = ServerPanel(server).history
+    panel = ServerPanel(server)
     kept: list[str] = []
     server.history.subscribe(lambda event, record: kept.append(record.tool) if event == "kept" and record else None)
-    assert history.keep_button.layout.display == "none"  # nothing selected
     call(server, "shout", text="fail")
-    eventually(lambda: len(history.rows) == 1, what="1 row")
-    history.list_view.set_state({"selected": history.rows[0]["id"]})
-    assert "#1" in visible_text(history.detail.value)
-    assert (history.keep_button.layout.display, history.keep_button.description) == (None, "Keep as test")
-    history.keep_button.click()
+    eventually(lambda: len(panel.history.rows) == 1, what="1 row")
+    browser(panel, "select", call_id=panel.history.rows[0]["id"])
+    assert (panel.detail["row"]["number"], panel.detail["keep"]) == (1, "can")
+    browser(panel, "keep", call_id=panel.history.rows[0]["id"])
     assert server.history[0].kept
     assert kept == ["shout"]
-    assert (history.keep_button.description, history.keep_button.disabled) == ("Kept as test", True)
-    history.keep_button.click()  # disabled in the browser; a second keep changes nothing
+    assert panel.detail["keep"] == "kept"
+    panel.history.keep()  # a second keep changes nothing
     assert kept == ["shout"]
 
 
-def test_history_view_pages(server: NotebookServer) -> None:
+def test_history_pages(server: NotebookServer) -> None:
     register(server)
     panel = ServerPanel(server)
     for a in range(25):
         call(server, "add", a=a)
     eventually(lambda: len(panel.history.rows) == 20, what="first page")
-    assert panel.history.more.layout.display is None
-    panel.history.more.click()
-    assert len(panel.history.rows) == 25
-    assert panel.history.more.layout.display == "none"
-    assert "showing 25 of 25 calls" in visible_text(panel.history.summary.value)
+    assert panel.history_state["more"] is True
+    browser(panel, "more")
+    assert len(panel.history_state["rows"]) == 25
+    assert panel.history_state["more"] is False
+    assert panel.history_state["shown"] == "showing 25 of 25 calls"
 
 
 def test_tools_table_counts_and_toggles(server: NotebookServer) -> None:
@@ -234,19 +230,20 @@ def test_tools_table_counts_and_toggles(server: NotebookServer) -> None:
     card = tool_card(server, server.tools["add"])
     call(server, "add", a=1)
     call(server, "shout", text="fail")
-    eventually(lambda: sum(r["calls"] for r in panel.tools.rows) == 2, what="counts")
-    rows = {r["name"]: r for r in panel.tools.rows}
+    eventually(lambda: sum(r["calls"] for r in panel.components["tool"]) == 2, what="counts")
+    rows = {r["key"]: r for r in panel.components["tool"]}
     assert (rows["add"]["calls"], rows["add"]["errors"], rows["shout"]["errors"]) == (1, 0, 1)
     assert rows["add"]["mean_duration"].endswith("ms")
-    assert panel.sections["tools"].title == "Tools (2)"
-    panel.tools._lines["add"].enabled.value = False
+    assert panel.header["counts"] == "2 tools · 0 clients · 2 calls"
+    browser(panel, "enable", kind="tool", key="add", enabled=False)  # the "served" box
     assert not server.registry.is_visible(server.tools["add"])
     eventually(lambda: card.status == "disabled", what="the card follows the panel")
     other = ServerPanel(server)
-    assert other.tools._lines["add"].enabled.value is False
-    card.enabled.value = True
+    assert {r["key"]: r["enabled"] for r in other.components["tool"]}["add"] is False
+    card.set_enabled(True)
     eventually(
-        lambda: panel.tools._lines["add"].enabled.value and other.tools._lines["add"].enabled.value, what="both panels"
+        lambda: all({r["key"]: r["enabled"] for r in p.components["tool"]}["add"] for p in (panel, other)),
+        what="both panels",
     )
 
 
@@ -256,27 +253,47 @@ def test_connection_hides_the_token_until_revealed(server: NotebookServer) -> No
     token = server.token
     assert token not in widget_state(panel)
     assert token not in panel.fallback_html() + panel.fallback_text()
-    assert "jupyter-mcp" in panel.connection.config_view.value  # Claude's stdio config has no token
-    assert "jmcp-copy" in panel.connection.config_view.value
+    connection = panel.connection_state
+    assert "jupyter-mcp" in connection["config"]  # Claude's stdio config has no token
+    assert connection["copy"] == connection["config"]
     for client in ("vscode", "cursor", "inspector"):
-        panel.connection.client_choice.value = client
-        assert "Reveal the token to copy" in visible_text(panel.connection.config_view.value)
-        assert "Bearer ••••" in visible_text(panel.connection.config_view.value)
+        browser(panel, "client", client=client)
+        assert panel.connection_state["copy"] is None  # "Reveal the token to copy"
+        assert "Bearer ••••" in panel.connection_state["config"]
     assert token not in widget_state(panel)
-    panel.connection.reveal.value = True
-    assert token in panel.connection.endpoint.value
-    panel.connection.client_choice.value = "vscode"
-    config = visible_text(panel.connection.config_view.value)
-    assert f"Bearer {token}" in config
-    assert 'data-copy="{' in panel.connection.config_view.value
-    panel.connection.reveal.value = False
+    browser(panel, "reveal", revealed=True)
+    assert panel.connection_state["token"] == token
+    browser(panel, "client", client="vscode")
+    assert f"Bearer {token}" in panel.connection_state["config"]
+    assert panel.connection_state["copy"] == panel.connection_state["config"]
+    browser(panel, "reveal", revealed=False)
     assert token not in widget_state(panel)
+
+
+def test_a_bad_message_from_the_browser_is_refused_quietly(
+    server: NotebookServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    register(server)
+    panel = ServerPanel(server)
+    with caplog.at_level(logging.WARNING, logger="jupyter_mcp.widgets._view"):
+        browser(panel, "reboot")
+        browser(panel, "pause")  # no "paused"
+        browser(panel, "client", client="nope")
+        panel._on_message(panel, ["not", "an", "object"], [])
+    assert not server.approvals.paused
+    said = [r.getMessage() for r in caplog.records if r.name == "jupyter_mcp.widgets._view"]
+    assert said[0] == "jupyter-mcp widget: unknown action 'reboot'"
+    assert said[1].startswith("jupyter-mcp widget: action 'pause' refused: ")
+    assert said[2:] == [
+        "jupyter-mcp widget: action 'client' refused: unknown client 'nope'",
+        "jupyter-mcp widget: unknown action None",
+    ]
 
 
 def test_fallbacks_for_front_ends_without_widgets(server: NotebookServer) -> None:
     register(server)
     card = tool_card(server, server.tools["add"])
-    bundle = card._repr_mimebundle_()
+    bundle, _metadata = card._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"}
     assert bundle["text/plain"].splitlines()[:3] == [
         f"MCP tool 'add(a, b)' live at {server.url}",
@@ -288,7 +305,7 @@ def test_fallbacks_for_front_ends_without_widgets(server: NotebookServer) -> Non
     assert "a int required The first number." in html_text
     call(server, "add", a=1)
     panel = ServerPanel(server)
-    text = panel._repr_mimebundle_()["text/plain"]
+    text = panel._repr_mimebundle_()[0]["text/plain"]
     assert text.splitlines()[:4] == [f"MCP server: {server.url}", "tools: add, shout", "clients: none", "calls: 1"]
     assert "ok        add(a=1)" in text
     snapshot = visible_text(panel.fallback_html())
@@ -301,12 +318,14 @@ def test_close_detaches_from_the_server(server: NotebookServer) -> None:
     register(server)
     history_observers = len(server.history._observers)
     registry_listeners = len(server.registry._listeners)
+    approval_listeners = len(server.approvals.changes._items)
     views = [ServerPanel(server), tool_card(server, server.tools["add"])]
     assert len(server.history._observers) == history_observers + 2
     for view in views:
         view.close()
     assert len(server.history._observers) == history_observers
     assert len(server.registry._listeners) == registry_listeners
+    assert len(server.approvals.changes._items) == approval_listeners
 
 
 def test_tool_objects_display_as_cards(server: NotebookServer) -> None:

@@ -75,6 +75,11 @@ class DiscoveryLocator:
             return Missing(self._why_missing())
         info = found[0]
         self._last, self._lost_at = info, None
+        if not info.url:
+            return Missing(
+                f"{label(info)} serves its tools over the kernel's own messaging only (JupyterMCP.transport = "
+                "'kernel'): connect through the Jupyter server's route, --url <jupyter url>/mcp/notebooks/<path>"
+            )
         name = f"the tool server of {label(info)} at {info.url}"
         return Endpoint(info.url, info.token, name, (info.url, info.token, info.pid, info.started))
 

@@ -48,8 +48,23 @@ WAITING_MESSAGE = "waiting for approval in the notebook"
 ASKING_MESSAGE = "waiting for the notebook user's answer"
 """The progress message a client sees while a tool waits for ``ctx.ask_notebook_user``."""
 
+APPROVAL_WAIT = {"approval": "notebook/approve"}
+QUESTION_WAIT = {"question": "notebook/answer"}
+"""What a call waits for while the notebook user decides or answers (the history's ``waiting``, as for a
+client's input requests): the call's status is ``waiting`` meanwhile, not ``running``."""
+
 ApprovalListener = Callable[[], None]
 DecisionListener = Callable[[str, "Decision"], None]
+
+
+class Until(float):
+    """A wall-clock time (seconds since the epoch) that shows as one: ``until 14:32:05 (9 min left)``."""
+
+    def __repr__(self) -> str:
+        left = max(0, round(self - time.time()))
+        minutes, seconds = divmod(left, 60)
+        remaining = f"{minutes} min left" if minutes else f"{seconds} s left"
+        return f"until {time.strftime('%H:%M:%S', time.localtime(self))} ({remaining})"
 
 
 @dataclass
@@ -122,11 +137,13 @@ class Approvals:
             self._questions[question.id] = question
         self._changed()
         scope.waiting_note = ASKING_MESSAGE
+        scope.on_input(QUESTION_WAIT)
         try:
             await Context(scope).report_progress(0, None, ASKING_MESSAGE)
             return await question.result(self.timeout)
         finally:
             scope.waiting_note = None
+            scope.on_input({})
             with self._lock:
                 self._questions.pop(question.id, None)
             self._changed()
@@ -169,11 +186,11 @@ class Approvals:
         with self._lock:
             return set(self._read_only)
 
-    def permissions(self) -> dict[str, float]:
+    def permissions(self) -> dict[str, Until]:
         """Client name -> when its "allow for N minutes" ends (wall clock), for those still running."""
         now = time.time()
         with self._lock:
-            return {name: until for name, until in self._permissions.items() if until > now}
+            return {name: Until(until) for name, until in self._permissions.items() if until > now}
 
     def needs_confirm(self, tool: Tool) -> bool:
         """Whether a client's call of ``tool`` waits for the notebook user."""
@@ -192,7 +209,7 @@ class Approvals:
             yield
             return
         client = scope.client.name if scope.client is not None else None
-        self._refuse_if_limited(tool, client)
+        self._refuse_if_limited(tool, client, scope.call_id)
         if self.needs_confirm(tool):
             await self._confirm(tool, arguments, scope, client)
         with anyio.CancelScope() as cancel:
@@ -205,11 +222,14 @@ class Approvals:
         if cancel.cancelled_caught:
             raise ToolError(f"Tool {tool.name!r} was cancelled: the notebook user paused all tools")
 
-    def _refuse_if_limited(self, tool: Tool, client: str | None) -> None:
+    def _refuse_if_limited(self, tool: Tool, client: str | None, call_id: str) -> None:
+        # A refusal is the notebook user's decision, recorded as one (views count it apart from errors).
         if self.paused:
+            self._decided(call_id, Decision("denied", "pause", time.time()))
             raise ToolError("All tools are paused by the notebook user; try again later")
         hints = tool.annotations
         if client in self.read_only_clients and not (hints is not None and hints.read_only_hint):
+            self._decided(call_id, Decision("denied", "limit", time.time()))
             raise ToolError(
                 f"The notebook user limited client {client!r} to read-only tools, "
                 f"and {tool.name!r} is not marked read-only"
@@ -235,11 +255,13 @@ class Approvals:
             self._pending[pending.id] = pending
         self._changed()
         scope.waiting_note = WAITING_MESSAGE
+        scope.on_input(APPROVAL_WAIT)
         try:
             await Context(scope).report_progress(0, None, WAITING_MESSAGE)
             verdict, via, reason, minutes = await pending.answer(self.timeout)
         finally:
             scope.waiting_note = None
+            scope.on_input({})
             with self._lock:
                 self._pending.pop(pending.id, None)
             self._changed()

@@ -15,6 +15,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import mcp_types as mt
 
+from jupyter_mcp.tools.calls.calltext import call_text
 from jupyter_mcp.tools.calls.events import Verdict, Via
 
 WaitKind = Literal["approval", "question"]
@@ -85,7 +86,7 @@ class PendingCall(NotebookWait[Decided]):
         return await self._wait(within, ("denied", "timeout", f"no answer within {within:g} s", None))
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "arguments": self.arguments}
+        return {**super().describe(), "arguments": self.arguments, "call": call_text(self.tool, self.arguments)}
 
     def __repr__(self) -> str:
         return f"PendingCall({self.tool!r}, client {self.client!r}, arguments {self.arguments!r})"

@@ -19,7 +19,7 @@ CallStatus = Literal["ok", "error", "timeout", "cancelled", "expired"]
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 Verdict = Literal["allowed", "denied"]
-Via = Literal["cell", "panel", "lab", "timeout", "permission", "pause", "unattended"]
+Via = Literal["cell", "panel", "lab", "timeout", "permission", "pause", "limit", "unattended"]
 
 Era = Literal["2025", "2026"]
 CallOutcome = mt.CallToolResult | mt.ReadResourceResult | mt.GetPromptResult
@@ -168,7 +168,8 @@ class Decision:
     verdict: Verdict
     via: Via
     """``cell``/``panel``/``lab``: the notebook user; ``timeout``: nobody answered; ``permission``: an
-    earlier "allow for N minutes"; ``pause``: the kill switch; ``unattended``: a host with no notebook user."""
+    earlier "allow for N minutes"; ``pause``: the kill switch; ``limit``: a read-only client called another
+    tool; ``unattended``: a host with no notebook user."""
     at: float
     reason: str | None = None
     waited: float = 0.0
@@ -183,6 +184,7 @@ class Decision:
             "timeout": "because nobody answered in time",
             "permission": "by a standing permission for this client",
             "pause": "because the notebook user paused all tools",
+            "limit": "because the notebook user limited this client to read-only tools",
             "unattended": "at once: no notebook user can approve calls here (jupyter-mcp serve)",
         }[self.via]
         text = f"{self.verdict} {how}" + (f" after {self.waited:.1f} s" if self.waited >= 0.05 else "")

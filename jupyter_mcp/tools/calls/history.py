@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import mcp_types as mt
 
+from jupyter_mcp.tools.calls.calltext import call_text
 from jupyter_mcp.tools.calls.clipped import ClippedText
 from jupyter_mcp.tools.calls.events import (
     BaseCallObserver,
@@ -366,9 +367,8 @@ def format_record(record: CallRecord) -> str:
     when = time.strftime("%H:%M:%S", time.localtime(record.started_at))
     duration = f"{record.duration * 1000:.1f} ms" if record.duration is not None else "…"
     who = record.client_name or record.source
-    args = _short(jsonable(record.arguments))
     kept = "  (kept)" if record.kept else ""
-    called = f"{record.tool}({args})" if record.kind != "resource" else f"read {record.tool}"
+    called = call_text(record.tool, record.arguments) if record.kind != "resource" else f"read {record.tool}"
     kind = "" if record.kind == "tool" else f"{record.kind} "
     line = f"#{record.number:<4} {when}  {record.status:<9} {kind}{called}  {duration}  [{who}]{kept}"
     if record.decision is not None:
@@ -383,8 +383,3 @@ def format_record(record: CallRecord) -> str:
 def _short_error(error: str, limit: int = 160) -> str:
     flat = " ".join(line.strip() for line in error.splitlines() if line.strip())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def _short(arguments: Any, limit: int = 60) -> str:
-    text = json.dumps(arguments, ensure_ascii=False)[1:-1] if isinstance(arguments, dict) else str(arguments)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -6,7 +6,7 @@ import dataclasses
 import threading
 from dataclasses import dataclass
 
-from jupyter_mcp.tools.calls.events import BaseCallObserver, CallFinished, CallStarted
+from jupyter_mcp.tools.calls.events import BaseCallObserver, CallFinished, CallStarted, Decision
 from jupyter_mcp.tools.components.base import Kind
 
 
@@ -14,6 +14,9 @@ from jupyter_mcp.tools.components.base import Kind
 class ToolCounts:
     calls: int = 0
     errors: int = 0
+    """Calls that failed: not those the notebook user refused (``refused``) nor cancelled ones."""
+    refused: int = 0
+    """Calls denied by the notebook user, refused while paused or for a read-only client."""
     running: int = 0
     total_duration: float = 0.0
     finished: int = 0
@@ -26,6 +29,7 @@ class ToolCounts:
         return {
             "calls": self.calls,
             "errors": self.errors,
+            "refused": self.refused,
             "running": self.running,
             "mean_duration": self.mean_duration,
         }
@@ -40,6 +44,7 @@ class ToolStats(BaseCallObserver):
     def __init__(self) -> None:
         self._counts: dict[tuple[Kind, str], ToolCounts] = {}
         self._keys_by_call: dict[str, tuple[Kind, str]] = {}
+        self._refused: set[str] = set()
         self._lock = threading.Lock()
         self.total_calls = 0
 
@@ -52,6 +57,13 @@ class ToolStats(BaseCallObserver):
             self.total_calls += 1
             self._keys_by_call[event.call_id] = key
 
+    def call_decided(self, call_id: str, decision: Decision) -> None:
+        """The notebook user's decision on a call (``Approvals.decisions``): a denied call is refused, not failed."""
+        if decision.verdict == "denied":
+            with self._lock:
+                if call_id in self._keys_by_call:
+                    self._refused.add(call_id)
+
     def call_finished(self, call_id: str, event: CallFinished) -> None:
         with self._lock:
             key = self._keys_by_call.pop(call_id, None)
@@ -61,7 +73,10 @@ class ToolStats(BaseCallObserver):
             counts.running -= 1
             counts.finished += 1
             counts.total_duration += event.duration
-            if event.status != "ok":
+            if call_id in self._refused:
+                self._refused.discard(call_id)
+                counts.refused += 1
+            elif event.status not in ("ok", "cancelled"):
                 counts.errors += 1
 
     def for_tool(self, name: str, kind: Kind = "tool") -> ToolCounts:

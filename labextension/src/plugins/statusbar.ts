@@ -3,12 +3,13 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Signal } from '@lumino/signaling';
 
-import { StatusItem } from '../status';
+import { IElsewhere, StatusItem } from '../status';
 import { IMCPServers, PANEL_ID } from '../tokens';
 import { IServerEntry } from '../types';
 
 /**
- * "MCP: N tools · M clients" for the current notebook (clicking opens the panel), with a Pause / Resume button.
+ * "MCP: 2 tools · 1 client" for the current notebook (clicking opens the panel), what waits for the user
+ * in any notebook, and a Pause / Resume button.
  */
 export const statusPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyter-mcp:status',
@@ -23,8 +24,15 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
       const path = notebooks.currentWidget?.context.path;
       return path === undefined ? undefined : servers.forNotebook(path);
     };
+    const elsewhere = (): IElsewhere => {
+      const others = servers.servers.filter(server => server !== current());
+      return {
+        pending: others.reduce((n, server) => n + server.pending.length, 0),
+        questions: others.reduce((n, server) => n + server.questions.length, 0)
+      };
+    };
     const refresh = (): void => {
-      item.setServer(current());
+      item.setServer(current(), elsewhere());
       changed.emit();
     };
     servers.changed.connect(refresh);
@@ -33,7 +41,7 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
       item,
       align: 'left',
       rank: 5,
-      isActive: () => current() !== undefined,
+      isActive: () => current() !== undefined || elsewhere().pending + elsewhere().questions > 0,
       activeStateChanged: changed
     });
   }

@@ -132,7 +132,7 @@ class BackgroundServer:
             logger.exception("MCP HTTP server thread stopped with an error")
         finally:
             self._server.ready.set()
-            _close_loop(loop)
+            close_loop(loop)
 
     def stop(self) -> None:
         server, thread = self._server, self._thread
@@ -155,7 +155,8 @@ class BackgroundServer:
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
 
-def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what still runs on ``loop`` (a stopped server's), let it finish, and close the loop."""
     try:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         for task in pending:
