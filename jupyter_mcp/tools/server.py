@@ -359,6 +359,7 @@ class ToolServer:
             json_response=json_response,
             retry_interval=_SSE_RETRY_MS,
             routes=[Route("/status", self._status_endpoint, methods=["GET"]), *approval_routes(self.approvals)],
+            settings=self.settings,
         )
 
     async def _status_endpoint(self, request: Request) -> Response:

@@ -14,6 +14,7 @@ JSON-RPC id, a client resuming its stream could be sent another session's events
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Protocol
 
 import anyio
@@ -26,6 +27,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
 from jupyter_mcp.tools.transports.http.lists import CachedLists, ListReplies, Sessions
@@ -44,6 +46,9 @@ class Served(Protocol):
     def list_cache(self) -> CachedLists: ...
     @property
     def clients_tracker(self) -> Sessions: ...
+
+
+_NO_LIMIT = sys.maxsize
 
 
 class _SessionManager(StreamableHTTPSessionManager):
@@ -102,8 +107,10 @@ def streamable_http_app(
     json_response: bool,
     retry_interval: int,
     routes: list[BaseRoute],
+    settings: ServerSettings,
 ) -> ASGIApp:
-    """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck``.
+    """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck`` (limits
+    from ``settings``).
 
     Host/Origin are checked by the caller's middleware, before auth (see auth.py), so the SDK's own
     DNS-rebinding check is off here.
@@ -114,9 +121,11 @@ def streamable_http_app(
         json_response=json_response,
         retry_interval=retry_interval,
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        max_request_body_size=_NO_LIMIT,  # WireCheck applies max_body_bytes (as it is now), with a JSON-RPC error
     )
     sdk = JsonReads(StreamableHTTPASGIApp(manager))
-    lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open, json_response=json_response)
+    lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open)
     stateless = StatelessEntry(served.lowlevel, manager.lifespan_state, json_response=json_response, lists=lists)
     rest = Starlette(routes=[Route(path, endpoint=sdk), *routes], lifespan=lambda _: manager.run())
-    return WireCheck(_McpPath(path, sdk, stateless, lists, rest), path, served.event_stores.knows)
+    endpoint = _McpPath(path, sdk, stateless, lists, rest)
+    return WireCheck(endpoint, path, served.event_stores.knows, settings, json_response=json_response)

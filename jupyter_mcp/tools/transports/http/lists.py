@@ -9,8 +9,7 @@ once (with an ETag); ``ListReplies`` answers a repeated list request with those 
 - 2025 era: a list request in an open session goes out as a JSON body (the spec lets a server
   answer any POST with JSON or an SSE stream; a list sends nothing before its answer, so a stream
   would carry that one event). The session is the SDK's: it must be open (its idle clock is reset
-  as a request to it would), and the request must pass the SDK's header checks; anything else,
-  and any list not cached yet, goes to the SDK.
+  as a request to it would); anything else, and any list not cached yet, goes to the SDK.
 
 The client is counted as seen either way (the panels list who is connected).
 """
@@ -47,13 +46,10 @@ class Sessions(Protocol):
 class ListReplies:
     """See the module docstring; ``session_open(id)`` says whether the SDK still serves that session."""
 
-    def __init__(
-        self, lists: CachedLists, sessions: Sessions, session_open: Callable[[str], bool], *, json_response: bool
-    ) -> None:
+    def __init__(self, lists: CachedLists, sessions: Sessions, session_open: Callable[[str], bool]) -> None:
         self.lists = lists
         self.sessions = sessions
         self.session_open = session_open
-        self.json_response = json_response
 
     async def modern(self, send: Send, message: dict[str, Any], protocol_version: str, client_info: Any) -> bool:
         """Answer a checked 2026-era list request from bytes; ``False`` if it is not cached."""
@@ -69,9 +65,8 @@ class ListReplies:
 
     async def in_session(self, scope: Scope, send: Send, message: dict[str, Any]) -> bool:
         """Answer a 2025-era list request in an open session from bytes; ``False`` to leave it to the SDK."""
-        headers = Headers(scope=scope)
-        session_id = headers.get("mcp-session-id")
-        if session_id is None or not self._acceptable(headers):
+        session_id = Headers(scope=scope).get("mcp-session-id")  # Content-Type and Accept passed WireCheck
+        if session_id is None:
             return False
         version = self.sessions.session_version(session_id)
         if version is None:
@@ -81,23 +76,6 @@ class ListReplies:
             return False
         await _send_list(send, message["id"], *hit, session_id=session_id)
         return True
-
-    def _acceptable(self, headers: Headers) -> bool:
-        """The SDK's checks of a session's POST: Content-Type, and Accept (both types unless JSON-only)."""
-        if headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
-            return False
-        has_json, has_sse = accepts(headers.get("accept", ""))
-        return has_json and (has_sse or self.json_response)
-
-
-def accepts(accept: str) -> tuple[bool, bool]:
-    """``(json, sse)``: what an Accept header admits, wildcards included (the SDK's reading)."""
-    types = {part.split(";", 1)[0].strip().lower() for part in accept.split(",")}
-    wildcard = "*/*" in types
-    return (
-        wildcard or "application/json" in types or "application/*" in types,
-        wildcard or "text/event-stream" in types or "text/*" in types,
-    )
 
 
 async def _send_list(send: Send, request_id: RequestId, result: bytes, etag: str, *, session_id: str = "") -> None:

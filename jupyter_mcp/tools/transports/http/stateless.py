@@ -51,7 +51,7 @@ from starlette.types import Receive, Scope, Send
 
 from jupyter_mcp.tools import codec
 from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
-from jupyter_mcp.tools.transports.http.lists import ListReplies, accepts, send_json
+from jupyter_mcp.tools.transports.http.lists import ListReplies, send_json
 
 logger = logging.getLogger(__name__)
 
@@ -108,11 +108,7 @@ class StatelessEntry:
         self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
-        headers = Headers(scope=scope)
-        refusal = self._http_refusal(headers)
-        if refusal is not None:
-            await _plain(send, *refusal)
-            return
+        headers = Headers(scope=scope)  # Content-Type and Accept passed WireCheck
         request_id = message["id"]
         verdict = _classify(message, headers)
         if isinstance(verdict, InboundLadderRejection):
@@ -126,15 +122,6 @@ class StatelessEntry:
         if lists is not None and await lists.modern(send, message, verdict.protocol_version, verdict.client_info):
             return
         await self._serve(scope, receive, send, message, verdict)
-
-    def _http_refusal(self, headers: Headers) -> tuple[int, bytes] | None:
-        """The SDK's HTTP-level refusals, in its order: Content-Type, Accept (the body's size is ``WireCheck``'s)."""
-        if not headers.get("content-type", "").lower().startswith("application/json"):
-            return 400, b"Invalid Content-Type header"
-        has_json, has_sse = accepts(headers.get("accept", ""))
-        if not has_json or (not self.json_response and not has_sse):
-            return 406, b""
-        return None
 
     def _param_rejection(self, message: dict[str, Any], headers: Headers) -> InboundLadderRejection | None:
         """``Mcp-Param-*`` headers of a ``tools/call`` checked against its arguments (the SDK's check)."""
@@ -347,9 +334,3 @@ _LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028
 async def _reply(send: Send, reply: dict[str, Any]) -> None:
     status = ERROR_CODE_HTTP_STATUS.get(reply["error"]["code"], 200) if "error" in reply else 200
     await send_json(send, status, codec.dumps(reply))
-
-
-async def _plain(send: Send, status: int, body: bytes) -> None:
-    headers = [(b"content-length", b"%d" % len(body))]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
