@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -142,12 +143,26 @@ def post(url: str, content: str | bytes, headers: dict[str, str]) -> httpx.Respo
             response.read()
             return response
         lines: list[str] = []
-        for line in response.iter_lines():
+        for line in _sse_lines(response):
             lines.append(line)
             if line.startswith("data:") and _ends_stream(line[5:]):
                 break
         response._content = "\n".join(lines).encode()  # what was read is the reply to check
         return response
+
+
+_SSE_LINE_END = re.compile(r"\r\n|\r|\n")
+"""What ends a line in an event stream; ``str.splitlines`` (and httpx's ``iter_lines``) also split at U+0085,
+U+2028 and other characters a JSON string may carry raw."""
+
+
+def _sse_lines(response: httpx.Response) -> Iterator[str]:
+    pending = ""
+    for chunk in response.iter_text():
+        *lines, pending = _SSE_LINE_END.split(pending + chunk)
+        yield from lines
+    if pending:
+        yield pending
 
 
 def _ends_stream(data: str) -> bool:
@@ -163,7 +178,7 @@ def messages_of(response: httpx.Response) -> list[dict[str, Any]]:
     if response.status_code in (200, 202, 405) and not response.content:
         return []  # accepted, a session ended (DELETE), or a verb the era does not take (405, as the spec has it)
     if kind.startswith("text/event-stream"):
-        data = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
+        data = [line[5:].strip() for line in _SSE_LINE_END.split(response.text) if line.startswith("data:")]
         return [json.loads(item) for item in data if item]
     assert kind.startswith("application/json"), (response.status_code, kind, response.text[:200])
     return [response.json()]
