@@ -154,3 +154,24 @@ async def test_one_config_reaches_every_notebook(
     claude = json.loads((await jp_fetch("api", "mcp", "config", params={"client": "claude"})).body)
     (stdio,) = claude["config"]["mcpServers"].values()
     assert stdio["args"][-3:] == ["connect", "--url", claude["url"]]
+
+
+@pytest.mark.parametrize("era", ["2025", "2026"])
+async def test_a_hostile_body_is_refused_as_a_kernel_refuses_it(
+    jp_fetch: Any, server_url: str, jupyter_token: str, era: str
+) -> None:
+    headers = {
+        "Authorization": f"token {jupyter_token}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        **({"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"} if era == "2026" else {}),
+    }
+    deep = b"[" * 1000 + b"]" * 1000
+    large = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "' + b"x" * (5 * 1024 * 1024) + b'"}}'
+    async with httpx.AsyncClient(timeout=60) as http:
+        too_deep = await http.post(f"{server_url}mcp", content=deep, headers=headers)
+        too_large = await http.post(f"{server_url}mcp", content=large, headers=headers)
+    assert (too_deep.status_code, too_deep.json()["error"]["code"]) == (400, -32700)
+    assert "max_json_depth" in too_deep.json()["error"]["message"]
+    assert (too_large.status_code, too_large.json()["error"]["code"]) == (413, -32600)
+    assert "max_body_bytes" in too_large.json()["error"]["message"]

@@ -26,15 +26,25 @@ from jupyter_mcp.serverext.union.replies import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
-    PARSE_ERROR,
     Reply,
     accepted,
     encode,
     error,
     result,
 )
-from jupyter_mcp.serverext.union.router import INSTRUCTIONS, ROUTED, Incoming, Routed, Shared, Viewer, params_of, parse
+from jupyter_mcp.serverext.union.router import (
+    INSTRUCTIONS,
+    ROUTED,
+    Incoming,
+    Routed,
+    Shared,
+    Viewer,
+    params_of,
+    parse,
+    refused,
+)
 from jupyter_mcp.serverext.union.sessions import ClientSession, Link, LinkFailed
+from jupyter_mcp.tools.protocol.checks import MessageError
 
 if TYPE_CHECKING:
     from jupyter_mcp.serverext.union.union import Union
@@ -59,8 +69,8 @@ class Legacy:
             return _refused(415, "Unsupported Media Type: Content-Type must be application/json")
         try:
             body = parse(incoming.body)
-        except ValueError as exc:
-            return error(None, PARSE_ERROR, f"Parse error: {exc}", status=400)
+        except MessageError as problem:
+            return refused(problem)
         if not isinstance(body, dict) or (not isinstance(body.get("method"), str) and "id" not in body):
             return error(None, INVALID_REQUEST, "Invalid request: one JSON-RPC message per POST", status=400)
         if body.get("method") == "initialize" and "id" in body:

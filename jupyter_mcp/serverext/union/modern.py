@@ -32,7 +32,6 @@ from jupyter_mcp.serverext.union.replies import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
-    PARSE_ERROR,
     Reply,
     accepted,
     encode,
@@ -40,8 +39,19 @@ from jupyter_mcp.serverext.union.replies import (
     result,
 )
 from jupyter_mcp.serverext.union.rewrite import uri_in
-from jupyter_mcp.serverext.union.router import INSTRUCTIONS, ROUTED, Incoming, Routed, Shared, Viewer, params_of, parse
+from jupyter_mcp.serverext.union.router import (
+    INSTRUCTIONS,
+    ROUTED,
+    Incoming,
+    Routed,
+    Shared,
+    Viewer,
+    params_of,
+    parse,
+    refused,
+)
 from jupyter_mcp.serverext.union.watch import LISTEN_HEADERS
+from jupyter_mcp.tools.protocol.checks import MessageError
 
 if TYPE_CHECKING:
     from jupyter_mcp.serverext.union.union import Union
@@ -64,8 +74,8 @@ class Modern:
             return Reply(406)
         try:
             body = parse(incoming.body)
-        except ValueError:
-            return error(None, PARSE_ERROR, "Parse error")
+        except MessageError as problem:
+            return refused(problem)
         if isinstance(body, dict) and "id" not in body:
             return _notification(body, incoming)
         if not isinstance(body, dict) or not isinstance(body.get("method"), str):

@@ -14,6 +14,7 @@ from jupyter_server.extension.handler import ExtensionHandlerMixin
 from mcp_types.version import LATEST_MODERN_VERSION
 from tornado import web
 
+from jupyter_mcp.jsonlimits import JSONRefused, load_object
 from jupyter_mcp.routes import union_route
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.shapes import ClientEntry, UnionNotebook, UnionReply
@@ -48,11 +49,10 @@ class UnionLimitHandler(_UnionBase):
     @authorized("execute", resource=AUTH_RESOURCE)
     async def post(self) -> None:
         try:
-            body = json.loads(self.request.body or b"{}")
-        except ValueError:
-            raise web.HTTPError(400, "the body must be JSON", reason="Bad body") from None
-        client = body.get("client") if isinstance(body, dict) else None
-        read_only = body.get("read_only", True) if isinstance(body, dict) else None
+            body = load_object(self.request.body)
+        except JSONRefused as refused:
+            raise web.HTTPError(400, str(refused), reason="Bad body") from None
+        client, read_only = body.get("client"), body.get("read_only")
         if not isinstance(client, str) or not client or not isinstance(read_only, bool):
             raise web.HTTPError(400, 'give {"client": NAME, "read_only": true|false}', reason="Bad body")
         await self.services.union.limit(client, read_only=read_only)

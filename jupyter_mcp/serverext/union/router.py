@@ -16,7 +16,6 @@ header naming a version outside the handshake era is a 2026-era request) and han
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,7 @@ from jupyter_mcp.serverext.union.catalog import LISTS, View
 from jupyter_mcp.serverext.union.members import Member, Scope
 from jupyter_mcp.serverext.union.replies import (
     INVALID_PARAMS,
+    INVALID_REQUEST,
     RESOURCE_NOT_FOUND_2025,
     Reply,
     encode,
@@ -38,6 +38,9 @@ from jupyter_mcp.serverext.union.replies import (
     tool_error,
 )
 from jupyter_mcp.serverext.union.rewrite import task_in, uri_in
+from jupyter_mcp.tools.protocol.checks import MessageError
+from jupyter_mcp.tools.protocol.parsing import BodyLimits, parse_message
+from jupyter_mcp.tools.settings import ServerSettings
 
 if TYPE_CHECKING:
     from jupyter_mcp.serverext.union.union import Union
@@ -128,12 +131,20 @@ class Routed:
         return [(MCP_NAME_HEADER, encode_header_value(renamed) if renamed is not None else value)]
 
 
+_DEFAULTS = ServerSettings()
+LIMITS = BodyLimits(_DEFAULTS.max_body_bytes or 4 * 1024 * 1024, _DEFAULTS.max_json_depth)
+"""The kernels' default body limits: the union refuses what a kernel would (``tools.protocol.parsing``)."""
+
+
 def parse(body: bytes) -> Any:
-    """The decoded body; ``ValueError`` when it is not JSON."""
-    try:
-        return json.loads(body)
-    except RecursionError:
-        raise ValueError("the JSON nests too deeply") from None
+    """The decoded body, parsed as a kernel parses it; ``MessageError`` (with its JSON-RPC code) if refused."""
+    return parse_message(body, LIMITS)
+
+
+def refused(problem: MessageError) -> Reply:
+    """A body refused before it was understood: 413 when it is too large, else 400 (as a kernel answers)."""
+    status = 413 if problem.code == INVALID_REQUEST and "max_body_bytes" in problem.message else 400
+    return error(None, problem.code, problem.message, status=status)
 
 
 def params_of(message: dict[str, Any]) -> dict[str, Any]:
