@@ -179,3 +179,21 @@ def test_no_folder_is_crowded_and_no_module_is_long() -> None:
         if (lines := len(path.read_text().splitlines())) > 400
     }
     assert (crowded, long) == ({}, {})
+
+
+# The union's rooms (serverext/union), lowest first: a room imports only rooms before it; the HTTP
+# fronts (handler, rest) sit directly under union/ and no room imports them.
+UNION = "jupyter_mcp.serverext.union"
+UNION_ROOMS = ("live", "routing")
+
+
+@pytest.mark.parametrize("room", UNION_ROOMS)
+def test_a_room_of_the_union_imports_only_rooms_below_it(room: str) -> None:
+    allowed = {f"{UNION}.{below}" for below in UNION_ROOMS[: UNION_ROOMS.index(room) + 1]}
+    crossings = {
+        f"{module} imports {name}"
+        for module, names in layer_imports(f"serverext/union/{room}").items()
+        for name in names
+        if name.startswith(f"{UNION}.") and not any(name == a or name.startswith(f"{a}.") for a in allowed)
+    }
+    assert not crossings

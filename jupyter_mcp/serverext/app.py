@@ -39,8 +39,8 @@ from jupyter_mcp.serverext.directory import ToolServerDirectory
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.union.handler import UnionHandler
+from jupyter_mcp.serverext.union.live.union import Union
 from jupyter_mcp.serverext.union.rest import UnionInfoHandler, UnionLimitHandler
-from jupyter_mcp.serverext.union.union import Union
 
 
 class MCPExtensionApp(ExtensionApp):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp.serverext.carriers.registry import Carriers
 from jupyter_mcp.serverext.directory import ToolServerDirectory
-from jupyter_mcp.serverext.union.union import Union
+from jupyter_mcp.serverext.union.live.union import Union
 
 
 @dataclass

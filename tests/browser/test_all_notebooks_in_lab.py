@@ -32,7 +32,6 @@ def whoami() -> str:
 PREFIXES = ["archive_sales_…", "ops_review_…", "sales_…"]  # by path
 
 
-
 def start_serving(lab: JupyterLab, path: str) -> Kernel:
     lab.write_notebook(path, [])
     body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": "python3"}}

@@ -1,10 +1,12 @@
 """``<jupyter url>/mcp``: every notebook's tools, resources and prompts as one MCP server.
 
-Rooms, lowest first: ``upstream`` (one message to a kernel), ``members`` (which notebooks serve,
-under which prefix, and which a client sees; names from ``jupyter_mcp.prefixes``), ``watch``
-(noticing changes), ``catalog`` (the merged lists), ``rewrite`` and ``forward`` (a
-request to its notebook and the answer back, names rewritten both ways), ``sessions`` and
-``listeners`` (2025-era sessions, 2026-era listen streams), ``union`` (the state), ``router``,
-``modern`` and ``legacy`` (the protocol, per era), ``handler`` (HTTP) and ``rest`` (what the
-sidebar reads).
+Two rooms, lowest first, and the HTTP fronts on top:
+
+- ``live``: the union as it is now and as it changes — which notebooks serve and under which
+  prefix, what each client sees, the merged lists, clients' sessions and listen streams, ``Union``.
+- ``routing``: the protocol — a client's request to the notebook it names and the answer back,
+  names rewritten both ways, per era (``modern`` for 2026-07-28, ``legacy`` for 2025-era sessions).
+- ``handler`` (``/mcp`` over HTTP, Jupyter's auth) and ``rest`` (what the sidebar reads).
+
+``live`` never imports ``routing``; neither imports the fronts.
 """

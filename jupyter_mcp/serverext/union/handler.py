@@ -23,11 +23,11 @@ from tornado.iostream import StreamClosedError
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
 from jupyter_mcp.serverext.proxy import jsonrpc_error
 from jupyter_mcp.serverext.services import Services
-from jupyter_mcp.serverext.union.legacy import Legacy
-from jupyter_mcp.serverext.union.members import BadScope, Scope
-from jupyter_mcp.serverext.union.modern import Modern
-from jupyter_mcp.serverext.union.replies import Reply
-from jupyter_mcp.serverext.union.router import Incoming, is_modern
+from jupyter_mcp.serverext.union.live.scope import BadScope, Scope
+from jupyter_mcp.serverext.union.routing.legacy import Legacy
+from jupyter_mcp.serverext.union.routing.modern import Modern
+from jupyter_mcp.serverext.union.routing.replies import Reply
+from jupyter_mcp.serverext.union.routing.router import Incoming, is_modern
 
 AUTH_RESOURCE = "kernels"
 AUTH_ACTION = "execute"  # calling a tool runs code in a kernel

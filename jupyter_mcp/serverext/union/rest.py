@@ -18,9 +18,10 @@ from jupyter_mcp.jsonlimits import JSONRefused, load_object
 from jupyter_mcp.routes import union_route
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.shapes import ClientEntry, UnionNotebook, UnionReply
-from jupyter_mcp.serverext.union.catalog import View
-from jupyter_mcp.serverext.union.members import Member, Scope
-from jupyter_mcp.serverext.union.union import SeenClient, Union
+from jupyter_mcp.serverext.union.live.catalog import View
+from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.serverext.union.live.scope import Scope
+from jupyter_mcp.serverext.union.live.union import SeenClient, Union
 
 AUTH_RESOURCE = "kernels"
 

@@ -18,14 +18,14 @@ from mcp_types import SERVER_INFO_META_KEY
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.capabilities import SERVER_INFO
 from jupyter_mcp.serverext.carriers.base import UpstreamResponse
-from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.members import Member
-from jupyter_mcp.serverext.union.replies import INTERNAL_ERROR, Reply, encode, error_message, tool_error
-from jupyter_mcp.serverext.union.rewrite import might_carry_names, notification_to_client, result_to_client
-from jupyter_mcp.serverext.union.sessions import ClientSession, Link
+from jupyter_mcp.serverext.union.live import upstream
+from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.serverext.union.live.sessions import ClientSession, Link
+from jupyter_mcp.serverext.union.routing.replies import INTERNAL_ERROR, Reply, encode, error_message, tool_error
+from jupyter_mcp.serverext.union.routing.rewrite import might_carry_names, notification_to_client, result_to_client
 
 if TYPE_CHECKING:
-    from jupyter_mcp.serverext.union.union import Union
+    from jupyter_mcp.serverext.union.live.union import Union
 
 _RESUMPTIONS = 3
 """How many times a 2025-era stream the kernel ended before answering is resumed (Last-Event-ID)."""

@@ -24,9 +24,10 @@ from mcp_types import SERVER_INFO_META_KEY
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.capabilities import CACHEABLE, SERVER_INFO
-from jupyter_mcp.serverext.union.catalog import LISTS, View
-from jupyter_mcp.serverext.union.members import Member, Scope
-from jupyter_mcp.serverext.union.replies import (
+from jupyter_mcp.serverext.union.live.catalog import LISTS, View
+from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.serverext.union.live.scope import Scope
+from jupyter_mcp.serverext.union.routing.replies import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     RESOURCE_NOT_FOUND_2025,
@@ -37,13 +38,13 @@ from jupyter_mcp.serverext.union.replies import (
     result,
     tool_error,
 )
-from jupyter_mcp.serverext.union.rewrite import task_in, uri_in
+from jupyter_mcp.serverext.union.routing.rewrite import task_in, uri_in
 from jupyter_mcp.tools.protocol.checks import MessageError
 from jupyter_mcp.tools.protocol.parsing import BodyLimits, parse_message
 from jupyter_mcp.tools.settings import ServerSettings
 
 if TYPE_CHECKING:
-    from jupyter_mcp.serverext.union.union import Union
+    from jupyter_mcp.serverext.union.live.union import Union
 
 INSTRUCTIONS = (
     "The tools, resources and prompts of every notebook in this Jupyter server that serves them. Each name "

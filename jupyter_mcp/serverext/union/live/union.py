@@ -19,11 +19,12 @@ from jupyter_mcp.discovery import pid_alive
 from jupyter_mcp.prefixes import split_task_id, split_uri
 from jupyter_mcp.serverext.approvals import forward
 from jupyter_mcp.serverext.directory import ToolServerDirectory
-from jupyter_mcp.serverext.union.catalog import Catalog
-from jupyter_mcp.serverext.union.listeners import Listeners
-from jupyter_mcp.serverext.union.members import Member, Membership, Scope
-from jupyter_mcp.serverext.union.sessions import Sessions
-from jupyter_mcp.serverext.union.watch import Change, Watcher
+from jupyter_mcp.serverext.union.live.catalog import Catalog
+from jupyter_mcp.serverext.union.live.listeners import Listeners
+from jupyter_mcp.serverext.union.live.members import Member, Membership
+from jupyter_mcp.serverext.union.live.scope import Scope
+from jupyter_mcp.serverext.union.live.sessions import Sessions
+from jupyter_mcp.serverext.union.live.watch import Change, Watcher
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 from mcp_types.version import LATEST_MODERN_VERSION
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.members import Member, Membership
+from jupyter_mcp.serverext.union.live import upstream
+from jupyter_mcp.serverext.union.live.members import Member, Membership
 
 logger = logging.getLogger(__name__)
 

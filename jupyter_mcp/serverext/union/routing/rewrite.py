@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mcp.prefixes import namespaced_uri, split_task_id, split_uri, task_id
-from jupyter_mcp.serverext.union.members import Member
+from jupyter_mcp.serverext.union.live.members import Member
 
 LIST_CHANGED = frozenset(
     {"notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed"}

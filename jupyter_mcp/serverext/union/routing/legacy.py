@@ -18,10 +18,11 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERS
 from pydantic import ValidationError
 
 from jupyter_mcp.capabilities import CAPABILITIES, SERVER_INFO
-from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.catalog import LISTS
-from jupyter_mcp.serverext.union.forward import Job, forward, translate
-from jupyter_mcp.serverext.union.replies import (
+from jupyter_mcp.serverext.union.live import upstream
+from jupyter_mcp.serverext.union.live.catalog import LISTS
+from jupyter_mcp.serverext.union.live.sessions import ClientSession, Link, LinkFailed
+from jupyter_mcp.serverext.union.routing.forward import Job, forward, translate
+from jupyter_mcp.serverext.union.routing.replies import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -32,7 +33,7 @@ from jupyter_mcp.serverext.union.replies import (
     error,
     result,
 )
-from jupyter_mcp.serverext.union.router import (
+from jupyter_mcp.serverext.union.routing.router import (
     INSTRUCTIONS,
     ROUTED,
     Incoming,
@@ -43,11 +44,10 @@ from jupyter_mcp.serverext.union.router import (
     parse,
     refused,
 )
-from jupyter_mcp.serverext.union.sessions import ClientSession, Link, LinkFailed
 from jupyter_mcp.tools.protocol.checks import MessageError
 
 if TYPE_CHECKING:
-    from jupyter_mcp.serverext.union.union import Union
+    from jupyter_mcp.serverext.union.live.union import Union
 
 SESSION_HEADER = "Mcp-Session-Id"
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.members import Member, Scope
+from jupyter_mcp.serverext.union.live import upstream
+from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.serverext.union.live.scope import Scope
 
 _OUTBOX = 1000
 """Messages kept for a session's GET stream while the client has none open (the oldest go first)."""

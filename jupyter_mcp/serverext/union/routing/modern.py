@@ -23,12 +23,13 @@ from pydantic import ValidationError
 
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.capabilities import CACHEABLE, MODERN_CAPABILITIES, SERVER_INFO
-from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.catalog import LISTS
-from jupyter_mcp.serverext.union.forward import Job, forward
-from jupyter_mcp.serverext.union.listeners import Listener
-from jupyter_mcp.serverext.union.members import Member
-from jupyter_mcp.serverext.union.replies import (
+from jupyter_mcp.serverext.union.live import upstream
+from jupyter_mcp.serverext.union.live.catalog import LISTS
+from jupyter_mcp.serverext.union.live.listeners import Listener
+from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.serverext.union.live.watch import LISTEN_HEADERS
+from jupyter_mcp.serverext.union.routing.forward import Job, forward
+from jupyter_mcp.serverext.union.routing.replies import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -38,8 +39,8 @@ from jupyter_mcp.serverext.union.replies import (
     error,
     result,
 )
-from jupyter_mcp.serverext.union.rewrite import uri_in
-from jupyter_mcp.serverext.union.router import (
+from jupyter_mcp.serverext.union.routing.rewrite import uri_in
+from jupyter_mcp.serverext.union.routing.router import (
     INSTRUCTIONS,
     ROUTED,
     Incoming,
@@ -50,11 +51,10 @@ from jupyter_mcp.serverext.union.router import (
     parse,
     refused,
 )
-from jupyter_mcp.serverext.union.watch import LISTEN_HEADERS
 from jupyter_mcp.tools.protocol.checks import MessageError
 
 if TYPE_CHECKING:
-    from jupyter_mcp.serverext.union.union import Union
+    from jupyter_mcp.serverext.union.live.union import Union
 
 LOCAL = frozenset({"server/discover", "subscriptions/listen", *LISTS})
 FORWARDED = ROUTED - {"resources/subscribe", "resources/unsubscribe"}

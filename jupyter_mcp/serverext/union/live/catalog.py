@@ -23,9 +23,9 @@ from pydantic import ValidationError
 
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.prefixes import namespaced_uri, tool_name
-from jupyter_mcp.serverext.union import upstream
-from jupyter_mcp.serverext.union.members import Member
-from jupyter_mcp.serverext.union.watch import Change
+from jupyter_mcp.serverext.union.live import upstream
+from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.serverext.union.live.watch import Change
 
 logger = logging.getLogger(__name__)
 

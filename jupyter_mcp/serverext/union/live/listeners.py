@@ -17,7 +17,7 @@ from typing import Any
 
 from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 
-from jupyter_mcp.serverext.union.members import Scope
+from jupyter_mcp.serverext.union.live.scope import Scope
 
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 _WANTS = {"tools": "toolsListChanged", "resources": "resourcesListChanged", "prompts": "promptsListChanged"}

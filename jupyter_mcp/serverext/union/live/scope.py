@@ -1,0 +1,59 @@
+"""Which notebooks one client sees: ``/mcp?notebooks=sales.ipynb,ops/`` or ``/mcp/scope/sales.ipynb,ops/``.
+
+An entry names a notebook (its path, as JupyterLab shows it) or a folder (every notebook under it,
+with or without the trailing ``/``). Entries are separated by commas; a comma inside a path is
+written ``%2C``. No entries: every notebook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from jupyter_mcp.serverext.union.live.members import Member
+
+
+class BadScope(ValueError):
+    """A scope that names nothing usable (HTTP 400)."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The notebooks a client may see; empty means all of them."""
+
+    entries: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, query: str, path: str | None = None) -> Scope:
+        """From the raw query string (``notebooks=`` may repeat) and the ``/mcp/scope/<entries>`` path form."""
+        raw = [value for name, _, value in (part.partition("=") for part in query.split("&")) if name == "notebooks"]
+        if path is not None:
+            raw.append(path)
+        entries = [_entry(piece) for value in raw for piece in value.split(",")]
+        entries = [entry for entry in entries if entry]
+        if (raw and not entries) or any(".." in entry.split("/") for entry in entries):
+            raise BadScope("notebooks= names notebooks or folders by their paths, separated by commas (no '..')")
+        return cls(tuple(sorted(set(entries))))
+
+    @property
+    def everything(self) -> bool:
+        return not self.entries
+
+    def includes(self, member: Member) -> bool:
+        return self.everything or (member.notebook is not None and self.covers(member.notebook))
+
+    def covers(self, key: str) -> bool:
+        """Whether a member key (a notebook's path) is in scope."""
+        return self.everything or any(_covers(entry, key) for entry in self.entries)
+
+    def describe(self) -> str:
+        return "every notebook" if self.everything else ", ".join(self.entries)
+
+
+def _entry(piece: str) -> str:
+    return unquote(piece.replace("+", " ")).strip().lstrip("/")
+
+
+def _covers(entry: str, notebook: str) -> bool:
+    folder = entry.rstrip("/")
+    return notebook == entry or notebook.startswith(folder + "/")
