@@ -1,5 +1,6 @@
-"""Fuzzing the Jupyter server's doors: the ``/mcp/...`` proxy routes and the ``/api/mcp/...`` REST
-routes, with and without credentials, against a real Jupyter server and a real kernel.
+"""Fuzzing the Jupyter server's doors: the ``/mcp/...`` proxy routes, ``/mcp`` itself (every
+notebook's tools as one server, also scoped) and the ``/api/mcp/...`` REST routes, with and without
+credentials, against a real Jupyter server and a real kernel.
 
 Each case: no 5xx, a clear error (a JSON-RPC error on the MCP routes, Jupyter's JSON ``message``
 on the REST routes), no traceback in the Jupyter server's log or the kernel's, and the notebook's
@@ -90,9 +91,12 @@ async def assert_kernel_log_clean(notebook: Notebook) -> None:
 
 
 def route(server_url: str, notebook: Notebook, which: str) -> str:
-    if which == "notebook":
-        return f"{server_url}mcp/notebooks/{quote(notebook.path)}"
-    return f"{server_url}mcp/kernels/{notebook.kernel_id}"
+    return {
+        "notebook": f"{server_url}mcp/notebooks/{quote(notebook.path)}",
+        "union": f"{server_url}mcp",
+        "union scope": f"{server_url}mcp/scope/{quote(notebook.path)}",
+        "union query": f"{server_url}mcp?notebooks={quote(notebook.path)}",
+    }.get(which, f"{server_url}mcp/kernels/{notebook.kernel_id}")
 
 
 async def assert_alive(http: httpx.AsyncClient, server_url: str, notebook: Notebook) -> None:
@@ -104,6 +108,12 @@ async def assert_alive(http: httpx.AsyncClient, server_url: str, notebook: Noteb
     }
     headers = {"Accept": ACCEPT, "mcp-protocol-version": ERA_2026, "mcp-method": "tools/call", "mcp-name": "get_var"}
     reply = await http.post(route(server_url, notebook, "notebook"), json=body, headers=headers)
+    assert reply.json()["result"]["content"][0]["text"] == "42"
+    # And through /mcp, under the name its clients see there.
+    union = (await http.get(f"{server_url}api/mcp/union")).json()
+    [name] = [tool for entry in union["notebooks"] for tool in entry["tools"] if tool.endswith("_get_var")]
+    body["params"]["name"] = headers["mcp-name"] = name
+    reply = await http.post(route(server_url, notebook, "union"), json=body, headers=headers)
     assert reply.json()["result"]["content"][0]["text"] == "42"
 
 
@@ -165,9 +175,10 @@ def with_credentials(kind: str, kernel_token: str) -> dict[str, str]:
     }[kind]
 
 
-@budget(40)
+@budget(60)
 @given(
-    which=st.sampled_from(["kernel", "notebook", "unknown kernel", "unknown notebook"]),
+    which=st.sampled_from(["kernel", "notebook", "unknown kernel", "unknown notebook", "union", "union scope"])
+    | st.sampled_from(["union query", "union bad scope"]),
     verb=st.sampled_from(["POST", "POST", "POST", "GET", "DELETE"]),
     era=st.sampled_from([ERA_2025, ERA_2026]),
     body=bodies,
@@ -194,6 +205,7 @@ async def test_the_proxy_routes_take_anything(
     url = {
         "unknown kernel": f"{server_url}mcp/kernels/{quote('no such kernel')}",
         "unknown notebook": f"{server_url}mcp/notebooks/nowhere/{quote('x y.ipynb')}",
+        "union bad scope": f"{server_url}mcp/scope/{quote('../x,', safe='')}",
     }.get(which) or route(server_url, served, which)
     headers = {"Accept": ACCEPT, "Content-Type": "application/json", "mcp-protocol-version": era}
     headers |= extra | with_credentials(who, str(await served.value("server.token")))
@@ -214,7 +226,7 @@ async def test_the_proxy_routes_take_anything(
 rest_paths = st.sampled_from(
     [
         *("servers", "config", "kernels/{k}/approvals/{c}", "kernels/{k}/pause", "kernels/{k}/questions/{c}"),
-        *("kernels/{k}/limits", "kernels/{k}/nothing", "kernels/{k}/approvals/"),
+        *("kernels/{k}/limits", "kernels/{k}/nothing", "kernels/{k}/approvals/", "union", "limits"),
     ]
 )
 rest_bodies = (
@@ -243,7 +255,9 @@ rest_bodies = (
     verb=st.sampled_from(["GET", "POST", "POST", "PUT", "DELETE"]),
     kernel=st.sampled_from(["mine", "unknown"]) | st.text(st.characters(codec="utf-8"), min_size=1, max_size=10),
     call_id=st.text(st.characters(codec="utf-8"), min_size=1, max_size=10),
-    query=st.dictionaries(st.sampled_from(["client", "notebook", "kernel", "token"]), st.text(max_size=10), max_size=3),
+    query=st.dictionaries(
+        st.sampled_from(["client", "notebook", "notebooks", "kernel", "token"]), st.text(max_size=10), max_size=3
+    ),
     body=rest_bodies,
     who=credentials,
 )

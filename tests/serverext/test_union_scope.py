@@ -175,3 +175,28 @@ async def test_a_hostile_body_is_refused_as_a_kernel_refuses_it(
     assert "max_json_depth" in too_deep.json()["error"]["message"]
     assert (too_large.status_code, too_large.json()["error"]["code"]) == (413, -32600)
     assert "max_body_bytes" in too_large.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("era", ["2025", "2026"])
+async def test_unreadable_headers_are_refused_as_a_kernel_refuses_them(
+    jp_fetch: Any, server_url: str, jupyter_token: str, era: str
+) -> None:
+    """Found by the fuzzer: a 2026-era POST without the Accept header got an empty 406."""
+    headers = {
+        "Authorization": f"token {jupyter_token}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        **({"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "ping"} if era == "2026" else {}),
+    }
+    ping = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {}}'
+    async with httpx.AsyncClient(timeout=60) as http:
+        unaccepted = await http.post(f"{server_url}mcp", content=ping, headers=headers | {"Accept": ""})
+        not_json = await http.post(f"{server_url}mcp", content=ping, headers=headers | {"Content-Type": "text/plain"})
+    assert (unaccepted.status_code, unaccepted.json()["error"]["code"]) == (406, -32600)
+    assert unaccepted.json()["error"]["message"] == (
+        "Not acceptable: the Accept header must list application/json and text/event-stream, got ''"
+    )
+    assert (not_json.status_code, not_json.json()["error"]["code"]) == (415, -32600)
+    assert not_json.json()["error"]["message"] == (
+        "Invalid request: the Content-Type must be application/json, got 'text/plain'"
+    )

@@ -43,6 +43,7 @@ from jupyter_mcp.serverext.union.routing.router import (
     params_of,
     parse,
     refused,
+    unreadable,
 )
 from jupyter_mcp.tools.protocol.checks import MessageError
 
@@ -62,11 +63,9 @@ class Legacy:
     # ---- POST ----------------------------------------------------------------------------------------
 
     async def post(self, incoming: Incoming) -> Reply:
-        has_json, has_sse = incoming.accepts
-        if not (has_json and has_sse):
-            return _refused(406, "Not Acceptable: Client must accept both application/json and text/event-stream")
-        if (incoming.header("content-type") or "").split(";")[0].strip().lower() != "application/json":
-            return _refused(415, "Unsupported Media Type: Content-Type must be application/json")
+        refusal = unreadable(incoming)
+        if refusal is not None:
+            return refusal
         try:
             body = parse(incoming.body)
         except MessageError as problem:

@@ -50,6 +50,7 @@ from jupyter_mcp.serverext.union.routing.router import (
     params_of,
     parse,
     refused,
+    unreadable,
 )
 from jupyter_mcp.tools.protocol.checks import MessageError
 
@@ -69,9 +70,9 @@ class Modern:
         self.shared = Shared(union)
 
     async def post(self, incoming: Incoming) -> Reply:
-        has_json, has_sse = incoming.accepts
-        if not (has_json and has_sse):
-            return Reply(406)
+        refusal = unreadable(incoming)
+        if refusal is not None:
+            return refusal
         try:
             body = parse(incoming.body)
         except MessageError as problem:
@@ -167,8 +168,6 @@ def _checked(body: dict[str, Any], incoming: Incoming) -> Reply | None:
     verdict = classify_inbound_request(body, headers=dict(incoming.headers))
     if isinstance(verdict, InboundLadderRejection):
         return _rejected(verdict, body)
-    if body["method"] == "subscriptions/listen" and not incoming.accepts[1]:
-        return Reply(406)
     return None
 
 

@@ -148,6 +148,28 @@ def refused(problem: MessageError) -> Reply:
     return error(None, problem.code, problem.message, status=status)
 
 
+def unreadable(incoming: Incoming) -> Reply | None:
+    """A POST the union cannot answer whatever its body says, refused as a kernel refuses it: a body that
+    is not JSON (415), an answer the client does not accept (406), each with a JSON-RPC error."""
+    kind = incoming.header("content-type") or ""
+    if kind.split(";")[0].strip().lower() != "application/json":
+        said = f"Invalid request: the Content-Type must be application/json, got {_shown(kind)}"
+        return error(None, INVALID_REQUEST, said, status=415)
+    if not all(incoming.accepts):
+        shown = _shown(incoming.header("accept") or "")
+        said = f"Not acceptable: the Accept header must list application/json and text/event-stream, got {shown}"
+        return error(None, INVALID_REQUEST, said, status=406)
+    return None
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
+
+
+_SHOWN = 80
+"""How much of a header a refusal repeats."""
+
+
 def params_of(message: dict[str, Any]) -> dict[str, Any]:
     params = message.get("params")
     return params if isinstance(params, dict) else {}
