@@ -6,9 +6,9 @@ The kernel's own routes (``POST /approvals/<call id>``, ``/questions/<call id>``
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Required
 
-from typing_extensions import Required, TypedDict
+from typing_extensions import TypedDict
 
 
 class ApprovalAnswer(TypedDict, total=False):
