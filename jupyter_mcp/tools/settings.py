@@ -78,6 +78,10 @@ class ServerSettings(BaseModel):
     """Seconds a task tool runs before a client that supports tasks gets a task instead of waiting."""
     task_retention: Seconds = 3600.0
     """Seconds a finished task stays readable after it last changed."""
+    apps: bool = True
+    """Serve every tool's card as an MCP App (its calls, results and progress drawn in the chat) to clients
+    that declare the io.modelcontextprotocol/ui extension; other clients see no difference (a tool opts out
+    with app=False)."""
 
     _listeners: list[SettingListener] = PrivateAttr(default_factory=list)
 
@@ -134,6 +138,7 @@ class ServerOptions(TypedDict, total=False):
     input_timeout: float
     task_after: float
     task_retention: float
+    apps: bool
 
 
 def explain(exc: ValidationError) -> str:
