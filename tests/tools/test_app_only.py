@@ -100,7 +100,7 @@ async def test_the_app_shows_a_wait_for_the_notebook_users_approval(
     async with apps_client(url, mode) as host:
         waiting = asyncio.create_task(host.call_tool("guarded", {"region": "north"}))
         call = await until_status(host, "guarded", {"region": "north"}, "waiting")
-        assert call["text"] == "waiting for the notebook user's approval"
+        assert call["text"] == "for the notebook user's approval"
         server.pending[0].allow()
         assert not (await waiting).is_error
         await until_status(host, "guarded", {"region": "north"}, "ok")

@@ -32,12 +32,13 @@ CHUNK_BYTES = 500_000
 _CALL_ID = re.compile(r"^result://(?:[^/?#]+/)*([^/?#]+)$")
 """A link's call id; a prefix before it (``result://sales/<id>`` at the all-notebooks address) is ignored."""
 _WAITING = {
-    "notebook/approve": "waiting for the notebook user's approval",
-    "notebook/answer": "waiting for the notebook user's answer",
-    "elicitation/create": "waiting for your answer",
-    "sampling/createMessage": "waiting for the model (sampling)",
-    "roots/list": "waiting for the client's roots",
+    "notebook/approve": "for the notebook user's approval",
+    "notebook/answer": "for the notebook user's answer",
+    "elicitation/create": "for your answer",
+    "sampling/createMessage": "for the model (sampling)",
+    "roots/list": "for the client's roots",
 }
+"""What a waiting call waits for, after the status word ("waiting")."""
 
 
 class _StatusArgs(BaseModel):
@@ -129,7 +130,7 @@ def describe(call: LiveCall) -> dict[str, Any]:
     progress = call.progress
     fraction = progress.progress / progress.total if progress and progress.total else None
     if call.waiting:
-        text = "; ".join(dict.fromkeys(_WAITING.get(method, f"waiting ({method})") for method in call.waiting.values()))
+        text = "; ".join(dict.fromkeys(_WAITING.get(method, f"for {method}") for method in call.waiting.values()))
     elif progress is not None:
         total = f"/{progress.total:g}" if progress.total else ""
         text = f"{progress.progress:g}{total}" + (f" · {progress.message}" if progress.message else "")

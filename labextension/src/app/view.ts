@@ -127,7 +127,8 @@ export class AppView {
     }
     const words = live?.text || (status === 'running' ? 'waiting for the result…' : '');
     if (words) {
-      line.append(h('span', status === 'waiting' ? 'jmcp-waiting-text' : 'jmcp-muted', words));
+      // The space is for reading it out (a flex line lays out no white space).
+      line.append(' ', h('span', status === 'waiting' ? 'jmcp-waiting-text' : 'jmcp-muted', words));
     }
     if (live?.task) {
       line.append(badge('task', 'task', `the call became a task: the client polls it as ${live.task}`));
@@ -220,14 +221,14 @@ export class AppView {
     if (title) {
       names.append(h('span', 'jmcp-title', title));
     }
-    return [h('div', 'jmcp-card-head', names, h('div', 'jmcp-badges', ...hintBadges(tool)))];
+    const head = h('div', 'jmcp-card-head', names, h('div', 'jmcp-badges', ...hintBadges(tool)));
+    return [head, tool.description ? h('div', 'jmcp-description', tool.description) : null].filter(
+      (node): node is HTMLDivElement => node !== null
+    );
   }
 
   private _about(tool: ITool): Node[] {
     const parts: Node[] = [];
-    if (tool.description) {
-      parts.push(h('div', 'jmcp-description', tool.description));
-    }
     const component = asComponent(tool);
     if (component.input_schema) {
       parts.push(parametersTable(component));
