@@ -150,7 +150,7 @@ async def test_results_images_and_errors(server: NotebookServer, page: Page, the
     await page.evaluate("host.call({})")
     image = frame.locator("img.jmcp-img")
     await expect(image).to_be_visible(timeout=WAIT)
-    assert await image.evaluate("img => img.complete && img.naturalWidth") == 240
+    assert await image.evaluate("img => img.decode().then(() => img.naturalWidth)") == 240
     await checked(page, frame, f"image, {theme}", tmp_path / "image.png", f"app-image-{theme}.png")
 
 

@@ -26,6 +26,7 @@ import {
   statusBadge,
   structured
 } from '../ui';
+import { drawRefusedImages } from './images';
 import { isObject, JsonObject } from './protocol';
 
 type Block = { [key: string]: unknown };
@@ -148,6 +149,7 @@ export class AppView {
     fill(this._status, line);
     const value = result.structuredContent === undefined ? null : result.structuredContent;
     fill(this._result, outcome({ is_error: error, error: '', structured: value, content }));
+    drawRefusedImages(this._result);
     const link = content.find(
       block => block['type'] === 'resource_link' && String(block['uri']).startsWith('result://')
     );
@@ -198,6 +200,7 @@ export class AppView {
 
   setFull(value: IFullValue): void {
     fill(this._full, heading('Full value'), fullValue(value));
+    drawRefusedImages(this._full);
   }
 
   setFullFailed(message: string): void {
