@@ -12,7 +12,7 @@ import sys
 import uvicorn
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.transports.http.serving import bind_socket
+from jupyter_mcp.tools.transports.http.serving import HTTP_PARSER, bind_socket
 
 TOKEN = "bench-token"
 
@@ -49,7 +49,13 @@ def main() -> None:
     sock = bind_socket("127.0.0.1", 0)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(
-        server.protected_http_app(TOKEN), log_config=None, access_log=False, lifespan="on", ws="none"
+        server.protected_http_app(TOKEN),
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        ws="none",
+        http=HTTP_PARSER,
+        proxy_headers=False,
     )
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
 

@@ -1,7 +1,9 @@
 """A plain mcp-SDK low-level server with a hand-written ``add`` tool: the baseline to beat.
 
 Run as a process: prints ``PORT <n>`` once listening. Same transport settings as ours (streamable
-HTTP, SSE responses, TCP_NODELAY socket), no jupyter_mcp code on the request path.
+HTTP, SSE responses, TCP_NODELAY socket), no jupyter_mcp code on the request path. uvicorn parses
+HTTP with h11, as a plain ``pip install mcp`` has it; ``--http httptools`` gives it the parser
+jupyter-mcp depends on.
 """
 
 from __future__ import annotations
@@ -76,7 +78,11 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--tools", type=int, default=0)
-    TOOLS.extend(extra_tool(i) for i in range(parser.parse_args().tools))
+    parser.add_argument(
+        "--http", default="h11", help="uvicorn's parser: h11 (what `pip install mcp` brings) or httptools"
+    )
+    options = parser.parse_args()
+    TOOLS.extend(extra_tool(i) for i in range(options.tools))
     server = _Server("plain", on_list_tools=list_tools, on_call_tool=call_tool)
     app = server.streamable_http_app(
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
@@ -86,7 +92,7 @@ def main() -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", ws="none")
+    config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", ws="none", http=options.http)
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
 
 

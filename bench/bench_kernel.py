@@ -1,7 +1,7 @@
 """tools/call latency from a real kernel, same client, both eras, in one run:
 
-(a) a standalone plain mcp-SDK server process, (b) our kernel server with the kernel idle,
-(c) while a cell sleeps, (d) while a CPU-bound cell runs; plus the CPU-bound cell's speed under a
+(a) a standalone plain mcp-SDK server process, (b) our kernel server with the kernel idle (the
+client alternates between (a) and (b) call by call, so both share the machine's load), (c) while a cell sleeps, (d) while a CPU-bound cell runs; plus the CPU-bound cell's speed under a
 sustained call load (a fixed rate) relative to no load. Repeated for several GIL switch intervals
 (the knob that decides (d)); ``default`` is whatever jupyter-mcp sets.
 
@@ -24,7 +24,7 @@ import anyio
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-from _common import call_latencies, client, machine, ms  # noqa: E402
+from _common import call_latencies, client, interleaved_latencies, machine, ms  # noqa: E402
 from bench_tools import server_process  # noqa: E402
 
 from tests.harness import Kernel  # noqa: E402
@@ -56,6 +56,12 @@ class Bench:
 
     def latencies(self, mode: str, tool: str = "add", count: int | None = None) -> list[float]:
         return anyio.run(call_latencies, self.url, self.token, mode, tool, {"a": 1, "b": 2}, count or self.calls, 10)
+
+    def against(self, plain_url: str, mode: str) -> tuple[list[float], list[float]]:
+        """(a) and (b): the plain server and the idle kernel, called in turn."""
+        targets = [(plain_url, None), (self.url, self.token)]
+        plain, idle = anyio.run(interleaved_latencies, targets, mode, "add", {"a": 1, "b": 2}, self.calls)
+        return plain, idle
 
     def during(self, cell: str, mode: str, tool: str = "add", count: int | None = None) -> list[float]:
         msg_id = self.kernel.client.execute(cell)
@@ -111,38 +117,32 @@ def main() -> None:
         bench = Bench(kernel, options.calls, options.rate)
         default_interval = kernel.value("sys.getswitchinterval()")
         with server_process("_plain_server.py") as (port, _pid):
-            plain = {
-                m: anyio.run(
-                    call_latencies, f"http://127.0.0.1:{port}/mcp", None, m, "add", {"a": 1, "b": 2}, options.calls
+            for label in options.intervals.split(","):
+                interval = default_interval if label == "default" else float(label)
+                kernel.run(f"sys.setswitchinterval({interval})")
+                report(
+                    bench,
+                    f"http://127.0.0.1:{port}/mcp",
+                    f"switch interval {interval * 1000:g} ms" + (" (jupyter-mcp's)" if label == "default" else ""),
+                    options.cpu_calls,
                 )
-                for m in ("legacy", "auto")
-            }
-        for label in options.intervals.split(","):
-            interval = default_interval if label == "default" else float(label)
-            kernel.run(f"sys.setswitchinterval({interval})")
-            report(
-                bench,
-                plain,
-                f"switch interval {interval * 1000:g} ms" + (" (jupyter-mcp's)" if label == "default" else ""),
-                options.cpu_calls,
-            )
     finally:
         kernel.shutdown()
 
 
-def report(bench: Bench, plain: dict[str, list[float]], title: str, cpu_calls: int) -> None:
+def report(bench: Bench, plain_url: str, title: str, cpu_calls: int) -> None:
     print(f"\n{title}")
     print(
         f"{'era':7} {'(a) plain SDK':>17} {'(b) kernel idle':>17} {'(c) cell sleeps':>17} {'(d) CPU-bound cell':>19}"
         f" {'(d) async tool':>17}"
     )
     for mode in ("legacy", "auto"):
-        idle = bench.latencies(mode)
+        plain, idle = bench.against(plain_url, mode)
         sleeping = bench.during(SLEEPING, mode)
         busy = bench.during(CPU_BOUND, mode, count=cpu_calls)
         busy_async = bench.during(CPU_BOUND, mode, tool="add_async", count=cpu_calls)
-        print(f"{mode:7} {ms(plain[mode]):>17} {ms(idle):>17} {ms(sleeping):>17} {ms(busy):>19} {ms(busy_async):>17}")
-        ratio = statistics.median(idle) / statistics.median(plain[mode])
+        print(f"{mode:7} {ms(plain):>17} {ms(idle):>17} {ms(sleeping):>17} {ms(busy):>19} {ms(busy_async):>17}")
+        ratio = statistics.median(idle) / statistics.median(plain)
         print(f"        (b)/(a) = {ratio:.2f}x")
     alone = bench.cell_speed(under_load=False)
     loaded = bench.cell_speed(under_load=True)

@@ -66,7 +66,8 @@ class BearerProxy:
         return f"{self.upstream}{scope['path']}" + (f"?{query}" if query else "")
 
     def _headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
-        kept = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP_BY_HOP | {b"authorization"}]
+        # Values without their optional white space, as a proxy forwards them (its parser may keep it).
+        kept = [(k, v.strip(b" \t")) for k, v in scope["headers"] if k.lower() not in _HOP_BY_HOP | {b"authorization"}]
         return [*kept, (b"authorization", f"Bearer {self.token}".encode())]
 
 

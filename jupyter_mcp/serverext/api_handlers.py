@@ -1,4 +1,5 @@
-"""``GET /api/mcp/servers``, ``GET /api/mcp/config`` and the notebook user's POSTs: thin REST handlers."""
+"""``GET /api/mcp/servers``, ``GET /api/mcp/config``, the notebook user's POSTs and ``GET /api/mcp/openapi.json``
+(which describes them all): thin REST handlers."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from tornado import web
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp.clientconfig import CLIENTS
 from jupyter_mcp.hubenv import current_hub
+from jupyter_mcp.jsonlimits import JSONRefused, load_object
 from jupyter_mcp.serverext.approvals import forward
 from jupyter_mcp.serverext.config import ConfigRequest, client_config
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
+from jupyter_mcp.serverext.openapi import openapi_document
 from jupyter_mcp.serverext.servers import describe_all
 from jupyter_mcp.serverext.services import Services
 
@@ -78,16 +81,40 @@ class ConfigHandler(_Base):
         return str(token) if token else None
 
 
+class OpenAPIHandler(_Base):
+    """This API's OpenAPI document, for this server's base URL."""
+
+    @web.authenticated
+    @authorized("read", resource=AUTH_RESOURCE)
+    def get(self) -> None:
+        self.finish(json.dumps(openapi_document(self.base_url)))
+
+
+class MissingRouteHandler(_Base):
+    """Any other path under ``/api/mcp/``: a JSON 404 that names the routes (not Jupyter's HTML page)."""
+
+    @web.authenticated
+    @authorized("read", resource=AUTH_RESOURCE)
+    def get(self) -> None:
+        raise web.HTTPError(404, _NO_ROUTE, reason="Not Found")
+
+    post = put = patch = delete = get
+
+
+_NO_ROUTE = (
+    "no such route: the routes under /api/mcp/ are servers, config, kernels/<id>/approvals/<call id>, "
+    "kernels/<id>/pause, kernels/<id>/questions/<call id>, kernels/<id>/limits and openapi.json"
+)
+
+
 class _KernelPost(_Base):
     """POST a JSON body on to the kernel's own server (its bearer token stays here)."""
 
     async def _forward(self, kernel_id: str, path: str) -> None:
         try:
-            body = json.loads(self.request.body or b"{}")
-        except ValueError:
-            raise web.HTTPError(400, "the body must be JSON", reason="Bad body") from None
-        if not isinstance(body, dict):
-            raise web.HTTPError(400, "the body must be a JSON object", reason="Bad body")
+            body = load_object(self.request.body)
+        except JSONRefused as refused:
+            raise web.HTTPError(400, str(refused), reason="Bad body") from None
         try:
             reach = await self.services.directory.server_of_kernel(kernel_id)
         except UnknownKernel as error:

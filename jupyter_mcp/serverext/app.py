@@ -7,7 +7,8 @@ Routes (under the server's ``base_url``):
   channels (gateway kernels, ``JupyterMCP.transport = "kernel"``: ``carriers``);
 - ``/api/mcp/servers``: live tool servers; ``/api/mcp/config?client=...&notebook=...``: client configs;
 - ``/api/mcp/kernels/<kernel_id>/{approvals/<call_id>,pause,questions/<call_id>,limits}``: the notebook
-  user's answers and switches, forwarded to the kernel with its admin token.
+  user's answers and switches, forwarded to the kernel with its admin token;
+- ``/api/mcp/openapi.json``: the OpenAPI document of these REST routes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from jupyter_mcp.serverext.api_handlers import (
     ApprovalHandler,
     ConfigHandler,
     LimitHandler,
+    MissingRouteHandler,
+    OpenAPIHandler,
     PauseHandler,
     QuestionHandler,
     ServersHandler,
@@ -128,6 +131,8 @@ class MCPExtensionApp(ExtensionApp):
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/pause/?", PauseHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/questions/(?P<call_id>[^/]+)/?", QuestionHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/limits/?", LimitHandler, options),
+                (r"/api/mcp/openapi.json", OpenAPIHandler, options),
+                (r"/api/mcp/.*", MissingRouteHandler, options),
             ]
         )
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import anyio
 
 from jupyter_mcp.tools.server import ToolServer
-from jupyter_mcp.tools.transports.http.serving import bind_socket, is_loopback
+from jupyter_mcp.tools.transports.http.serving import HTTP_PARSER, bind_socket, is_loopback
 
 TOKEN_ENV = "JUPYTER_MCP_TOKEN"  # noqa: S105 - the variable's name, not a token
 DEFAULT_PORT = 8000
@@ -88,7 +88,15 @@ def serve_http(server: ToolServer, host: str, port: int | None, token: str | Non
         _say(f"  Header: Authorization: Bearer {token}   (set --token or ${TOKEN_ENV} to choose it)")
     _say("Stop with Ctrl-C.")
     app = server.protected_http_app(token, allowed_hosts=hosts)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="none", server_header=False)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        http=HTTP_PARSER,
+        ws="none",
+        server_header=False,
+        proxy_headers=False,
+    )
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -358,12 +358,12 @@ class ToolServer:
         from jupyter_mcp.tools.transports.http.approval_routes import approval_routes
 
         return streamable_http_app(
-            self.lowlevel,
-            self.event_stores,
+            self,
             path=path,
             json_response=json_response,
             retry_interval=_SSE_RETRY_MS,
             routes=[Route("/status", self._status_endpoint, methods=["GET"]), *approval_routes(self.approvals)],
+            settings=self.settings,
         )
 
     async def _status_endpoint(self, request: Request) -> Response:

@@ -20,8 +20,9 @@ from typing import Annotated, Any, Literal, Self, TypedDict
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError
 
+from jupyter_mcp.jsonlimits import DEPTH_CEILING
 from jupyter_mcp.tools.errors import ToolDefinitionError
-from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, parse_budget
+from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, parse_budget, parse_size
 
 ConfirmPolicy = Literal["never", "destructive", "always"]
 """Which tools wait for the notebook user besides those with ``confirm=True``."""
@@ -35,7 +36,15 @@ def _budget(value: Any) -> int | None:
         raise ValueError(str(exc).removeprefix("result_budget: ")) from None
 
 
+def _size(value: Any) -> int:
+    size = parse_size(value)
+    if size is None or size < 1:
+        raise ValueError(f"must be a size in bytes (like 4194304, '500kB' or '10MB'), got {value!r}")
+    return size
+
+
 Budget = Annotated[int | None, BeforeValidator(_budget)]
+Size = Annotated[int, BeforeValidator(_size)]
 Seconds = Annotated[float, Field(gt=0)]
 
 SettingListener = Callable[[str], None]
@@ -78,6 +87,12 @@ class ServerSettings(BaseModel):
     """Seconds a task tool runs before a client that supports tasks gets a task instead of waiting."""
     task_retention: Seconds = 3600.0
     """Seconds a finished task stays readable after it last changed."""
+    max_body_bytes: Size = 4 * 1024 * 1024
+    """Bytes a client's message may take (4194304, '500kB', '10MB'; default 4 MiB, as the MCP SDK's); a
+    larger one is refused (HTTP 413)."""
+    max_json_depth: Annotated[int, Field(ge=1, le=DEPTH_CEILING)] = 100
+    """How deeply a client's message may nest arrays and objects (at most 200, the MCP SDK parser's own
+    limit); a deeper one is refused as a parse error (HTTP 400)."""
     apps: bool = True
     """Serve every tool's card as an MCP App (its calls, results and progress drawn in the chat) to clients
     that declare the io.modelcontextprotocol/ui extension; other clients see no difference (a tool opts out
@@ -138,6 +153,8 @@ class ServerOptions(TypedDict, total=False):
     input_timeout: float
     task_after: float
     task_retention: float
+    max_body_bytes: int | str
+    max_json_depth: int
     apps: bool
 
 

@@ -23,7 +23,7 @@ def parse_budget(value: BudgetOption, where: str) -> int | None:
     """``value`` as a number of bytes (``None`` stays ``None``); ``ToolDefinitionError`` in one sentence."""
     if value is None:
         return None
-    size = _bytes(value)
+    size = parse_size(value)
     if size is None or size < MIN_RESULT_BUDGET:
         raise ToolDefinitionError(
             f"{where}: result_budget must be a size of at least {MIN_RESULT_BUDGET:,} bytes "
@@ -32,7 +32,8 @@ def parse_budget(value: BudgetOption, where: str) -> int | None:
     return size
 
 
-def _bytes(value: Any) -> int | None:
+def parse_size(value: Any) -> int | None:
+    """``value`` (``500000``, ``"500kB"``, ``"2MB"``, ``"1MiB"``) as a number of bytes; ``None`` if it is no size."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

@@ -168,7 +168,7 @@ def test_history_list_and_commands_cover_every_kind(kernel: Kernel) -> None:
     kernel.run("r = await server.read_resource('data://motd')\np = await server.get_prompt('greet', {'name': 'Ada'})")
     history = kernel.run("%mcp history").stdout
     assert "resource read data://motd" in history
-    assert 'prompt greet("name": "Ada")' in history
+    assert "prompt greet(name='Ada')" in history
     # The resource's card read it once to show its preview; then the cell's read and get.
     assert kernel.value("[(r.kind, r.tool, r.source) for r in server.history]") == [
         ("resource", "data://motd", "notebook"),

@@ -19,7 +19,9 @@ from mcp.shared.inbound import (
     mcp_param_headers,
     x_mcp_header_map,
 )
-from mcp_types import PROTOCOL_VERSION_META_KEY
+from mcp_types import INVALID_REQUEST, PROTOCOL_VERSION_META_KEY
+
+from jupyter_mcp.tools.protocol.checks import MessageError, check_message
 
 RequestId = str | int
 Kind = Literal["request", "notification", "response", "invalid"]
@@ -68,6 +70,27 @@ def one_line(data: bytes) -> bytes:
         return data
     decoded = decode(data)
     return encode(decoded) if decoded is not None else data.replace(b"\r", b"").replace(b"\n", b" ")
+
+
+def refusal(message: Message) -> Message | None:
+    """The error answering a malformed message (the server's own checks, so both say the same), else ``None``.
+
+    A 2026-era message's method and protocol version travel as HTTP headers too, so they must be
+    printable ASCII."""
+    try:
+        check_message(message)
+    except MessageError as refused:
+        return error(refused.request_id, refused.code, f"jupyter-mcp: {refused.message}")
+    version = modern_version(message)
+    if version is None:
+        return None
+    for what, value in (("protocol version", version), ("method", message.get("method", ""))):
+        if not (value.isascii() and value.isprintable()):
+            said = (
+                f"jupyter-mcp: Invalid request: the {what} {value[:40]!r} must be printable ASCII (it goes in a header)"
+            )
+            return error(message.get("id"), INVALID_REQUEST, said)
+    return None
 
 
 def kind_of(message: Message) -> Kind:
@@ -128,7 +151,8 @@ class ParamHeaders:
                 self._maps[name] = x_mcp_header_map(schema) if valid else {}
 
     def for_call(self, params: dict[str, Any]) -> dict[str, str]:
-        header_map = self._maps.get(params.get("name", ""))
+        name = params.get("name")
+        header_map = self._maps.get(name) if isinstance(name, str) else None
         arguments = params.get("arguments")
         if not header_map or not isinstance(arguments, dict):
             return {}

@@ -92,10 +92,14 @@ class Bridge:
 
     def receive(self, line: bytes) -> None:
         message = messages.decode(line)
-        kind = messages.kind_of(message) if message is not None else "invalid"
-        if message is None or kind == "invalid":
+        if message is None:
             self.send(messages.encode(messages.error(None, PARSE_ERROR, "jupyter-mcp: not a JSON-RPC message")))
-        elif kind == "request":
+            return
+        if (refused := messages.refusal(message)) is not None:
+            self.send(messages.encode(refused))
+            return
+        kind = messages.kind_of(message)
+        if kind == "request":
             self._request(message, line)
         elif kind == "notification":
             self._notification(message, line)
@@ -248,7 +252,8 @@ class Bridge:
             version = (answer.get("result") or {}).get("protocolVersion")
             link.protocol_version = version if isinstance(version, str) else None
             link.session_ready = "result" in answer
-            self._initialized_by(entry.message)
+            if link.session_ready:  # a handshake the server refused is not one to replay on the next server
+                self._initialized_by(entry.message)
         elif entry.method == "tools/list" and entry.modern:
             self.params.learn(answer)
 
@@ -294,7 +299,8 @@ class Bridge:
 
 
 def _wants_tools(listen: Message) -> bool:
-    return bool(((listen.get("params") or {}).get("notifications") or {}).get("toolsListChanged"))
+    wanted = listen.get("params", {}).get("notifications")
+    return isinstance(wanted, dict) and bool(wanted.get("toolsListChanged"))
 
 
 def _http_error(request_id: RequestId, status: int, body: bytes, link: Link) -> Message:

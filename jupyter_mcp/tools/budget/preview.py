@@ -29,8 +29,9 @@ _MIN_CHARS = 64
 def result_size(result: mt.CallToolResult) -> int:
     """Bytes of ``result`` as JSON on the wire (the text and the structured value), in the larger encoding.
 
-    The 2025 era sends UTF-8; the 2026 era's ``json.dumps`` escapes every non-ASCII character as
-    ``\\uXXXX`` (6 bytes, a surrogate pair 12), so that is what is counted.
+    Both eras send UTF-8 now (the SDK's JSON in 2025-era sessions, ``codec`` in the 2026 era), but a
+    JSON encoder may escape every non-ASCII character as ``\\uXXXX`` (6 bytes, a surrogate pair 12),
+    as the SDK's 2026-era entry did, so that is what is counted: an upper bound either way.
     """
     data = result.model_dump_json(by_alias=True, exclude_none=True)
     if data.isascii():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -57,6 +57,10 @@ class Execution:
         """The function's value; ``ToolTimeoutError`` once its ``timeout`` passes."""
         executor = self.executors[runnable.run_on]
         scope.is_async = runnable.is_async  # how the Context asks the client: awaited, or blocking a worker
+        if runnable.timeout is None:  # nothing can abandon the run: no deadline, no late-result watch
+            if runnable.is_async:
+                return await executor.run_async(self._async_thunk(runnable, bound, scope))
+            return await executor.run_sync(self._sync_thunk(runnable, bound, scope, None))
         late = _LateWatch(lambda event: self._on_late(scope.call_id, event))
         with anyio.move_on_after(runnable.timeout):
             if runnable.is_async:
@@ -69,10 +73,12 @@ class Execution:
         raise ToolTimeoutError(f"Tool {runnable.name!r} timed out after {runnable.timeout:g}s (its timeout); {kind}")
 
     def _sync_thunk(
-        self, runnable: Runnable, bound: BoundCall, scope: CallScope, late: _LateWatch
+        self, runnable: Runnable, bound: BoundCall, scope: CallScope, late: _LateWatch | None
     ) -> Callable[[], Any]:
         def run() -> Any:
             with self._hooks(scope):
+                if late is None:
+                    return runnable.fn(*bound.args, **bound.kwargs)
                 try:
                     value = runnable.fn(*bound.args, **bound.kwargs)
                 except BaseException as exc:
@@ -90,8 +96,15 @@ class Execution:
 
         return run
 
+    def _hooks(self, scope: CallScope) -> AbstractContextManager[None]:
+        if not self.hooks:
+            return nullcontext()
+        if len(self.hooks) == 1:
+            return self.hooks[0](scope)
+        return self._all_hooks(scope)
+
     @contextmanager
-    def _hooks(self, scope: CallScope) -> Iterator[None]:
+    def _all_hooks(self, scope: CallScope) -> Iterator[None]:
         with ExitStack() as stack:
             for hook in self.hooks:
                 stack.enter_context(hook(scope))

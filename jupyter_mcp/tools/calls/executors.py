@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import queue
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+_Finish = Callable[[Any, BaseException | None], None]
+_Job = tuple[Callable[[], bool], Callable[[], Any], _Finish]
+"""Whether to run it still, the thunk, and where its value or exception goes."""
 
 
 class Executor(Protocol):
@@ -35,21 +39,48 @@ class DaemonPool:
     def __init__(self, max_workers: int, name: str = "jupyter-mcp-worker") -> None:
         self.max_workers = max_workers
         self.name = name
-        self._jobs: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._idle = 0
         self._lock = threading.Lock()
 
     def submit(self, thunk: Callable[[], T]) -> concurrent.futures.Future[T]:
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def finish(value: Any, error: BaseException | None) -> None:
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+
+        self._put((future.set_running_or_notify_cancel, thunk, finish))
+        return future
+
+    def schedule(self, thunk: Callable[[], T]) -> asyncio.Future[T]:
+        """``thunk``'s result as a future of the running loop (cancel it to abandon the thunk).
+
+        One hop back (``call_soon_threadsafe``) and no ``concurrent.futures.Future`` in between:
+        chaining one to the loop with ``asyncio.wrap_future`` cost a lock, a condition and a
+        second callback per call.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+
+        def finish(value: Any, error: BaseException | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits for this value any more
+                loop.call_soon_threadsafe(_settle, future, value, error)
+
+        self._put((lambda: not future.cancelled(), thunk, finish))
+        return future
+
+    def _put(self, job: _Job) -> None:
         with self._lock:
             if self._idle > 0:
                 self._idle -= 1  # reserve a waiting thread for this job
             elif len(self._threads) < self.max_workers:
                 self._start_thread()
             # else every thread is busy: the job waits for the first one to finish
-            self._jobs.put((future, thunk))
-        return future
+            self._jobs.put(job)
 
     def _start_thread(self) -> None:
         thread = threading.Thread(target=self._work, name=f"{self.name}-{len(self._threads)}", daemon=True)
@@ -58,14 +89,25 @@ class DaemonPool:
 
     def _work(self) -> None:
         while True:
-            future, thunk = self._jobs.get()
-            if future.set_running_or_notify_cancel():
+            start, thunk, finish = self._jobs.get()
+            if start():
                 try:
-                    future.set_result(thunk())
+                    value = thunk()
                 except BaseException as exc:  # delivered to the awaiting call, never lost in the thread
-                    future.set_exception(exc)
+                    finish(None, exc)
+                else:
+                    finish(value, None)
             with self._lock:
                 self._idle += 1
+
+
+def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
+    if future.cancelled():
+        return  # abandoned (a timeout, a cancelled call)
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
 
 
 class WorkerExecutor:
@@ -77,8 +119,8 @@ class WorkerExecutor:
         self.pool = DaemonPool(max_workers)
 
     async def run_sync(self, thunk: Callable[[], T]) -> T:
-        # Cancelling the wrapper abandons a running thunk: a thread cannot be killed.
-        return await asyncio.wrap_future(self.pool.submit(thunk))
+        # Cancelling the future abandons a running thunk: a thread cannot be killed.
+        return await self.pool.schedule(thunk)
 
     async def run_async(self, thunk: Callable[[], Awaitable[T]]) -> T:
         return await thunk()

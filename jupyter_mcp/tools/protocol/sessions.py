@@ -104,6 +104,15 @@ class ThreadSafeBus:
 
 
 @dataclass
+class _Seen:
+    """When a 2026-era client was first and last seen, and in which protocol version."""
+
+    protocol_version: str
+    since: float
+    last_seen: float
+
+
+@dataclass
 class _Session:
     connection: Connection
     loop: asyncio.AbstractEventLoop
@@ -117,7 +126,8 @@ class ClientTracker:
     def __init__(self, bus: ThreadSafeBus) -> None:
         self.bus = bus
         self._sessions: dict[int, _Session] = {}
-        self._modern: dict[tuple[str, str], ConnectedClient] = {}
+        self._modern: dict[tuple[str, str], _Seen] = {}
+        self._by_session_id: dict[str, int] = {}
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._changes: Observers[Callable[[], None]] = Observers(__name__)
@@ -160,24 +170,49 @@ class ClientTracker:
                 session.last_seen = now
                 return
             self._sessions[key] = _Session(connection, asyncio.get_running_loop(), now, now)
+            if connection.session_id is not None:
+                self._by_session_id[connection.session_id] = key
         connection.exit_stack.callback(self._forget, key)
         self._changed()
 
     def _seen_modern(self, ctx: ServerRequestContext[Any, Any], now: float) -> None:
         info = client_info_of(ctx)
-        if info is None:
-            return
-        key = (info.name, info.version)
+        if info is not None:
+            self.seen_modern(info.name, info.version, info.protocol_version, now)
+
+    def seen_modern(self, name: str, version: str, protocol_version: str, now: float | None = None) -> None:
+        """A 2026-era client made a request (a transport that answered it itself says so here)."""
+        now = time.time() if now is None else now
         with self._lock:
-            previous = self._modern.get(key)
-            since = previous.since if previous is not None else now
-            self._modern[key] = ConnectedClient(info.name, info.version, info.protocol_version, since, now, "requests")
-        if previous is None:
+            seen = self._modern.get((name, version))
+            if seen is None:
+                self._modern[(name, version)] = _Seen(protocol_version, now, now)
+            else:
+                seen.protocol_version, seen.last_seen = protocol_version, now
+        if seen is None:
             self._changed()
+
+    def session_version(self, session_id: str) -> str | None:
+        """The protocol version of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
+        with self._lock:
+            session = self._sessions.get(self._by_session_id.get(session_id, 0))
+            if session is None:
+                return None
+            session.last_seen = time.time()
+            return session.connection.protocol_version
+
+    def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
+        """What open 2025-era session ``session_id`` declared in its handshake, as JSON (``None``: nothing)."""
+        with self._lock:
+            session = self._sessions.get(self._by_session_id.get(session_id, 0))
+        capabilities = session.connection.client_capabilities if session is not None else None
+        return capabilities.model_dump(by_alias=True, exclude_none=True) if capabilities is not None else None
 
     def _forget(self, key: int) -> None:
         with self._lock:
             removed = self._sessions.pop(key, None)
+            if removed is not None and removed.connection.session_id is not None:
+                self._by_session_id.pop(removed.connection.session_id, None)
         if removed is not None:
             self._changed()
 
@@ -193,7 +228,11 @@ class ClientTracker:
         now = time.time()
         with self._lock:
             sessions = list(self._sessions.values())
-            modern = [c for c in self._modern.values() if now - c.last_seen <= modern_window]
+            modern = [
+                ConnectedClient(name, version, seen.protocol_version, seen.since, seen.last_seen, "requests")
+                for (name, version), seen in self._modern.items()
+                if now - seen.last_seen <= modern_window
+            ]
         return [_describe(s) for s in sessions] + modern
 
     def list_changed(self, kind: Kind) -> None:

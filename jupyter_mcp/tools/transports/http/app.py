@@ -1,15 +1,23 @@
-"""The streamable-HTTP app for a ``ToolServer``: the SDK's transport, with one event store per session.
+"""The streamable-HTTP app for a ``ToolServer``: 2026-era requests answered here, the rest by the SDK's transport.
 
-Built here rather than by ``Server.streamable_http_app`` for one reason: that shares a single
-event store across every session, and because a stream id is the request's JSON-RPC id, a
-client resuming its stream could be sent another session's events. ``_SessionManager`` gives each
-new session its own store (``EventStores``); the rest is the SDK's own pieces, wired as it wires them.
+Every POST body is read and parsed once, by ``WireCheck``, which checks it and hands the parsed
+message on in the scope. On the MCP path, ahead of Starlette's routing: a 2026-era request goes to
+``StatelessEntry`` (the SDK's protocol core, without its per-request machinery); everything else
+(2025-era sessions, GET streams, DELETE, notifications) goes to the SDK's session manager, behind
+``JsonReads``. Other routes (``/status``, approvals) are Starlette's.
+
+The session manager is built here rather than by ``Server.streamable_http_app`` because that
+shares a single event store across every session, and because a stream id is the request's
+JSON-RPC id, a client resuming its stream could be sent another session's events.
+``_SessionManager`` gives each new session its own store (``EventStores``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import Any, Protocol
 
+import anyio
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthorizationContext
 from mcp.server.streamable_http import StreamableHTTPServerTransport
@@ -17,11 +25,30 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
-from jupyter_mcp.tools.transports.http.wire import WireCheck
+from jupyter_mcp.tools.transports.http.lists import CachedLists, ListReplies, Sessions
+from jupyter_mcp.tools.transports.http.stateless import StatelessEntry, is_modern, takes
+from jupyter_mcp.tools.transports.http.wire import WireCheck, parsed_message
+
+
+class Served(Protocol):
+    """What the HTTP app serves from (a ``ToolServer`` is one)."""
+
+    @property
+    def lowlevel(self) -> Server[Any]: ...
+    @property
+    def event_stores(self) -> EventStores: ...
+    @property
+    def list_cache(self) -> CachedLists: ...
+    @property
+    def clients_tracker(self) -> Sessions: ...
+
+
+_NO_LIMIT = sys.maxsize
 
 
 class _SessionManager(StreamableHTTPSessionManager):
@@ -35,30 +62,70 @@ class _SessionManager(StreamableHTTPSessionManager):
             transport._event_store = self.stores.new(transport.mcp_session_id)
         return transport
 
+    def lifespan_state(self) -> Any:
+        return self._lifespan_state
+
+    def session_open(self, session_id: str) -> bool:
+        """Whether ``session_id`` is open; a request answered outside its transport resets its idle clock too."""
+        transport = self._server_instances.get(session_id)
+        if transport is None or transport.is_terminated:
+            return False
+        idle = transport.idle_scope
+        if idle is not None and transport._idle_timeout is not None and not transport._requests_in_flight:
+            idle.deadline = anyio.current_time() + transport._idle_timeout  # as the transport does after a request
+        return True
+
+
+class _McpPath:
+    """The MCP path ahead of Starlette: 2026-era requests to ``stateless``, the rest of it to ``sdk``."""
+
+    def __init__(self, path: str, sdk: ASGIApp, stateless: StatelessEntry, lists: ListReplies, rest: ASGIApp) -> None:
+        self.path = path
+        self.sdk = sdk
+        self.stateless = stateless
+        self.lists = lists
+        self.rest = rest
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != self.path:
+            await self.rest(scope, receive, send)
+            return
+        message = parsed_message(scope)
+        if takes(message):
+            if is_modern(scope):
+                await self.stateless(scope, receive, send, message)
+                return
+            if await self.lists.in_session(scope, send, message):
+                return
+        await self.sdk(scope, receive, send)
+
 
 def streamable_http_app(
-    lowlevel: Server[Any],
-    stores: EventStores,
+    served: Served,
     *,
     path: str,
     json_response: bool,
     retry_interval: int,
     routes: list[BaseRoute],
+    settings: ServerSettings,
 ) -> ASGIApp:
-    """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck``.
+    """The MCP endpoint at ``path`` plus ``routes``, behind the message checks of ``WireCheck`` (limits
+    from ``settings``).
 
-    Host/Origin are checked by the caller's middleware, before auth (see http.py), so the SDK's own
+    Host/Origin are checked by the caller's middleware, before auth (see auth.py), so the SDK's own
     DNS-rebinding check is off here.
     """
     manager = _SessionManager(
-        lowlevel,
-        stores,
+        served.lowlevel,
+        served.event_stores,
         json_response=json_response,
         retry_interval=retry_interval,
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        max_request_body_size=_NO_LIMIT,  # WireCheck applies max_body_bytes (as it is now), with a JSON-RPC error
     )
-    app = Starlette(
-        routes=[Route(path, endpoint=JsonReads(StreamableHTTPASGIApp(manager))), *routes],
-        lifespan=lambda _: manager.run(),
-    )
-    return WireCheck(app, path, stores.knows)
+    sdk = JsonReads(StreamableHTTPASGIApp(manager))
+    lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open)
+    stateless = StatelessEntry(served.lowlevel, manager.lifespan_state, json_response=json_response, lists=lists)
+    rest = Starlette(routes=[Route(path, endpoint=sdk), *routes], lifespan=lambda _: manager.run())
+    endpoint = _McpPath(path, sdk, stateless, lists, rest)
+    return WireCheck(endpoint, path, served.event_stores.knows, settings, json_response=json_response)

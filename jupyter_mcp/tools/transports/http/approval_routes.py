@@ -3,7 +3,7 @@
 The Jupyter server extension forwards JupyterLab's clicks here with the kernel's bearer token and the
 admin token from the discovery file (``ADMIN_HEADER``), which MCP clients never get, so a client
 cannot answer its own calls:
-``POST /approvals/<call_id>`` with an ``ApprovalAnswer``, ``POST /pause`` with ``{"paused": bool}``,
+``POST /approvals/<call_id>`` with an ``ApprovalAnswer``, ``POST /pause`` with a ``PauseSwitch``,
 ``POST /questions/<call_id>`` with a ``QuestionReply`` (``ctx.ask_notebook_user``) and
 ``POST /limits`` with a ``ClientLimit``.
 """
@@ -11,7 +11,6 @@ cannot answer its own calls:
 from __future__ import annotations
 
 import hmac
-import json
 from collections.abc import Callable
 from typing import Any, Literal, TypedDict, TypeVar
 
@@ -22,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from jupyter_mcp.discovery import ADMIN_HEADER
+from jupyter_mcp.jsonlimits import JSONRefused, load_object
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion
 
@@ -53,6 +53,30 @@ class ClientLimit(TypedDict):
     read_only: bool
 
 
+class PauseSwitch(TypedDict):
+    """What JupyterLab sends to pause all tools (or resume them)."""
+
+    paused: bool
+
+
+class Settled(TypedDict):
+    """The answer to a waiting call or question was taken."""
+
+    ok: bool
+
+
+class PauseState(TypedDict):
+    """Whether the tools are paused now."""
+
+    paused: bool
+
+
+class ReadOnlyClients(TypedDict):
+    """The clients limited to read-only tools now."""
+
+    read_only_clients: list[str]
+
+
 def approval_routes(approvals: Approvals) -> list[Route]:
     """``/approvals/{call_id}``, ``/pause``, ``/questions/{call_id}`` and ``/limits`` for ``approvals``."""
 
@@ -67,7 +91,7 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         if not isinstance(body.get("paused"), bool):
             return _error(400, 'send {"paused": true} or {"paused": false}')
         (approvals.pause if body["paused"] else approvals.resume)()
-        return JSONResponse({"paused": approvals.paused})
+        return JSONResponse(PauseState(paused=approvals.paused))
 
     async def reply(request: Request) -> Response:
         missing = "no question with this id is waiting for an answer (it was answered, or it timed out)"
@@ -81,7 +105,7 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         if not isinstance(client, str) or not client or not isinstance(read_only, bool):
             return _error(400, 'send {"client": "<client name>", "read_only": true or false}')
         approvals.limit_client(client, read_only=read_only)
-        return JSONResponse({"read_only_clients": sorted(approvals.read_only_clients)})
+        return JSONResponse(ReadOnlyClients(read_only_clients=sorted(approvals.read_only_clients)))
 
     return [
         Route("/approvals/{call_id}", answer, methods=["POST"]),
@@ -109,7 +133,7 @@ async def _settle(
         settle(waiting, body)
     except ValueError as exc:
         return _error(400, str(exc))
-    return JSONResponse({"ok": True})
+    return JSONResponse(Settled(ok=True))
 
 
 def _reply(question: NotebookQuestion, body: dict[str, Any]) -> None:
@@ -161,10 +185,9 @@ async def _admin_json(request: Request, approvals: Approvals) -> dict[str, Any] 
 
 async def _json_object(request: Request) -> dict[str, Any] | Response:
     try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        return _error(400, "the body must be JSON")
-    return body if isinstance(body, dict) else _error(400, "the body must be a JSON object")
+        return load_object(await request.body())
+    except JSONRefused as refused:
+        return _error(400, str(refused))
 
 
 def _error(status: int, message: str) -> Response:

@@ -17,7 +17,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
 def protect(app: ASGIApp, *, token: str, extra_hosts: Collection[str] = ()) -> ASGIApp:
-    """Wrap ``app`` so every HTTP request passes the Host/Origin check, then presents ``token``."""
+    """Wrap ``app`` so every HTTP request passes the Host/Origin check, then presents ``token``.
+
+    Header values reach ``app`` without surrounding white space, whichever HTTP parser read them
+    (httptools keeps a value's trailing spaces; a routing header must still match the body).
+    """
     if not token:
         raise ValueError("a token is required: the server never runs without one")
     return _Guard(app, token, tuple(LOOPBACK_HOSTS) + tuple(extra_hosts))
@@ -63,6 +67,7 @@ class _Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        _strip_values(scope)
         headers = Headers(scope=scope)
         if not host_allowed(headers.get("host"), self._hosts):
             logger.warning("refused a request with Host %r", headers.get("host"))
@@ -77,6 +82,16 @@ class _Guard:
             await _refuse(send, 401, "Unauthorized: send the server token as 'Authorization: Bearer <token>'")
             return
         await self.app(scope, receive, send)
+
+
+def _strip_values(scope: Scope) -> None:
+    """Drop the optional white space around header values (RFC 9110 5.5), as h11 does."""
+    raw: list[tuple[bytes, bytes]] = scope["headers"]
+    if any(value[-1:] in _OWS or value[:1] in _OWS for _, value in raw):
+        scope["headers"] = [(name, value.strip(b" \t")) for name, value in raw]
+
+
+_OWS = (b" ", b"\t")
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:

@@ -21,14 +21,14 @@ from typing import Any
 from mcp_types import INTERNAL_ERROR
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jupyter_mcp.tools.transports.http.wire import read_body, replay
+from jupyter_mcp.tools.transports.http.wire import parsed_message
 
 EVENT_ROOM = 1_000_000
 """Bytes of a response an SSE event may carry: the SDK clients' limit is 1 MiB for the whole event."""
 
 
 class JsonReads:
-    """ASGI middleware on an MCP endpoint: see the module docstring."""
+    """ASGI middleware on an MCP endpoint, behind ``WireCheck`` (which parsed the body): see the module docstring."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -37,13 +37,12 @@ class JsonReads:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        body, _ = await read_body(receive)
-        read = _read_request(body)
+        read = _read_request(parsed_message(scope))
         if read is None:
-            await self.app(scope, replay(body, receive), send)
+            await self.app(scope, receive, send)
             return
         held = _HeldStream(send, *read)
-        await self.app(scope, replay(body, receive), held)
+        await self.app(scope, receive, held)
         await held.finish()
 
 
@@ -51,14 +50,8 @@ _WHAT = {"resources/read": "uri", "prompts/get": "name"}
 """The requests answered whole (a resource's contents, a prompt's messages), by the parameter naming what."""
 
 
-def _read_request(body: bytes) -> tuple[Any, str] | None:
+def _read_request(message: Any) -> tuple[Any, str] | None:
     """The JSON-RPC id of a ``resources/read`` or ``prompts/get`` request and what it asks for, else ``None``."""
-    if b"resources/read" not in body and b"prompts/get" not in body:
-        return None
-    try:
-        message = json.loads(body)
-    except ValueError:
-        return None
     if not isinstance(message, dict) or message.get("method") not in _WHAT or "id" not in message:
         return None
     params = message.get("params")

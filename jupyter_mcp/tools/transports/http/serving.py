@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import importlib.util
 import ipaddress
 import logging
 import socket
@@ -26,6 +27,10 @@ T = TypeVar("T")
 Lifecycle = Literal["started", "stopped"]
 """What a server's lifecycle observers hear."""
 
+HTTP_PARSER: Literal["httptools", "h11"] = "httptools" if importlib.util.find_spec("httptools") else "h11"
+"""uvicorn's HTTP parser: httptools (llhttp, in C) when installed, as it is with this package; it cost
+~0.15 ms of CPU less per request than h11 (pure Python), about a fifth of a small tool call. It keeps a
+header value's trailing white space, which h11 strips: ``auth.protect`` strips it for the app."""
 _START_TIMEOUT = 15.0
 _STOP_TIMEOUT = 5.0
 
@@ -83,6 +88,7 @@ class BackgroundServer:
     """
 
     def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> None:
+        """``app`` sees header values as they came (see ``HTTP_PARSER``): ``auth.protect`` strips them."""
         self.app = app
         self.host = host
         self.requested_port = port
@@ -108,7 +114,9 @@ class BackgroundServer:
             access_log=False,
             lifespan="on",
             loop="asyncio",
+            http=HTTP_PARSER,
             ws="none",
+            proxy_headers=False,  # nothing reads the client's address; X-Forwarded-* parsing cost every request
             timeout_graceful_shutdown=1,
             server_header=False,
         )

@@ -1,48 +1,78 @@
 """``WireCheck``: the HTTP side of the message checks — read a POST body once, check it, or refuse it.
 
-The checks themselves (``protocol/checks.py``) know nothing of HTTP; this middleware reads the
-body, parses it, answers a malformed one with HTTP 400 and a JSON-RPC error, and refuses a GET
-whose ``Last-Event-ID`` names no event the session still keeps.
+The checks themselves (``protocol/checks.py``, ``protocol/parsing.py``) know nothing of HTTP; this
+middleware refuses a body that is not ``application/json`` (HTTP 415) and a request that does not
+accept the answer's media types (HTTP 406), with a JSON-RPC error as every refusal here; it reads the body (no further
+than ``max_body_bytes``: HTTP 413), parses it once within the
+server's limits, answers a malformed one with HTTP 400 and a JSON-RPC error (and one WARNING line),
+and refuses a GET whose ``Last-Event-ID`` names no event the session still keeps. The parsed
+message travels on in the ASGI scope (``parsed_message``) for what comes after.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
+from typing import Any
 
-from mcp_types import INVALID_REQUEST, PARSE_ERROR
+from mcp.server.streamable_http import check_accept_headers
+from mcp_types import INVALID_REQUEST
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jupyter_mcp.tools.protocol.checks import MessageError, check_message
+from jupyter_mcp.tools.protocol.parsing import BodyLimits, parse_message, too_large
+from jupyter_mcp.tools.settings import ServerSettings
+
+logger = logging.getLogger(__name__)
 
 _MAX_ID_REPR = 40
+_SCOPE_KEY = "jupyter_mcp.message"
 
 
-def check_body(body: bytes) -> None:
-    """Raise ``MessageError`` unless ``body`` is one JSON-RPC 2.0 request, notification or response."""
-    try:
-        message = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MessageError(PARSE_ERROR, f"Parse error: the body is not valid JSON ({_reason(exc)})") from None
+class Refused(MessageError):
+    """An invalid request refused with an HTTP ``status`` other than 400 (its headers; a body too large)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(INVALID_REQUEST, message)
+        self.status = status
+
+
+def check_body(body: bytes, limits: BodyLimits) -> Any:
+    """The message ``body`` holds; ``MessageError`` unless it is one JSON-RPC 2.0 request, notification
+    or response within ``limits``."""
+    message = parse_message(body, limits)
     check_message(message)
+    return message
 
 
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-    return "it is not UTF-8"
+def parsed_message(scope: Scope) -> Any:
+    """The message ``WireCheck`` parsed from this request's body (``None`` before it, or for a GET)."""
+    return scope.get(_SCOPE_KEY)
 
 
 class WireCheck:
     """ASGI middleware for an MCP endpoint: checks POST bodies and GET ``Last-Event-ID`` headers.
 
-    ``knows_event(session_id, event_id)`` tells whether a session can still resume after an event.
+    ``knows_event(session_id, event_id)`` tells whether a session can still resume after an event;
+    ``settings`` gives the body limits (``max_body_bytes``, ``max_json_depth``), read per request.
     """
 
-    def __init__(self, app: ASGIApp, path: str, knows_event: Callable[[str | None, str], bool]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        path: str,
+        knows_event: Callable[[str | None, str], bool],
+        settings: ServerSettings,
+        *,
+        json_response: bool = False,
+    ) -> None:
         self.app = app
         self.path = path.rstrip("/") or "/"
         self.knows_event = knows_event
+        self.settings = settings
+        self.json_response = json_response
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
@@ -51,43 +81,69 @@ class WireCheck:
         if scope["method"] == "POST":
             await self._post(scope, receive, send)
         elif scope["method"] == "GET" and (refusal := self._last_event_refusal(scope)) is not None:
-            await _refuse(send, 400, refusal)
+            await _refuse(send, 400, refusal, scope)
         else:
             await self.app(scope, receive, send)
 
     async def _post(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body, more = await read_body(receive)
-        if more is not None:
-            await _refuse(send, 400, MessageError(INVALID_REQUEST, f"Invalid request: {more}"))
-            return
+        limits = BodyLimits(self.settings.max_body_bytes, self.settings.max_json_depth)
         try:
-            check_body(body)
+            self._check_headers(scope)
+            body = await read_body(scope, receive, limits.max_bytes)
+            message = check_body(body, limits)
+            self._check_accepts(scope, message)
         except MessageError as error:
-            await _refuse(send, 400, error)
+            await _refuse(send, error.status if isinstance(error, Refused) else 400, error, scope)
             return
+        scope[_SCOPE_KEY] = message
         await self.app(scope, replay(body, receive), send)
+
+    def _check_headers(self, scope: Scope) -> None:
+        """A POST's body must be JSON (415), and its reply something the client accepts (406)."""
+        kind = _header(scope, b"content-type") or ""
+        if not kind.lower().startswith("application/json"):
+            said = f"Invalid request: the Content-Type must be application/json, got {_shown(kind)}"
+            raise Refused(415, said)
+        has_json, has_sse = check_accept_headers(Request(scope))
+        if not has_json or not (has_sse or self.json_response):
+            needed = "application/json" if self.json_response else "application/json and text/event-stream"
+            raise Refused(406, f"Not acceptable: the Accept header must list {needed}, got {_shown(_accept(scope))}")
+
+    def _check_accepts(self, scope: Scope, message: Any) -> None:
+        """A ``subscriptions/listen`` answer is always an event stream, even where others are JSON."""
+        if message.get("method") == "subscriptions/listen" and not check_accept_headers(Request(scope))[1]:
+            raise Refused(406, "Not acceptable: subscriptions/listen answers with text/event-stream; accept it")
 
     def _last_event_refusal(self, scope: Scope) -> MessageError | None:
         last = _header(scope, b"last-event-id")
         if last is None or self.knows_event(_header(scope, b"mcp-session-id"), last):
             return None
-        shown = last if len(last) <= _MAX_ID_REPR else last[:_MAX_ID_REPR] + "…"
         return MessageError(
             INVALID_REQUEST,
-            f"Invalid request: Last-Event-ID {shown!r} is not an event this server still keeps; "
+            f"Invalid request: Last-Event-ID {_shown(last)} is not an event this server still keeps; "
             "open a new stream without it",
         )
 
 
-async def read_body(receive: Receive) -> tuple[bytes, str | None]:
+async def read_body(scope: Scope, receive: Receive, max_bytes: int) -> bytes:
+    """The whole body; ``Refused`` (413) as soon as it is over ``max_bytes`` (by its Content-Length, or
+    while it arrives), ``MessageError`` if the client went away before sending it all."""
+    declared = _header(scope, b"content-length")
+    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+        raise Refused(413, too_large(int(declared), max_bytes))
     chunks: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return b"", "the client disconnected before sending the whole body"
-        chunks.append(message.get("body", b""))
+            raise MessageError(INVALID_REQUEST, "Invalid request: the client went away before sending the whole body")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > max_bytes:
+            raise Refused(413, too_large(None, max_bytes))
+        chunks.append(chunk)
         if not message.get("more_body", False):
-            return b"".join(chunks), None
+            return b"".join(chunks)
 
 
 def replay(body: bytes, receive: Receive) -> Receive:
@@ -103,6 +159,14 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return receive_again
 
 
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= _MAX_ID_REPR else value[:_MAX_ID_REPR] + "…")
+
+
+def _accept(scope: Scope) -> str:
+    return _header(scope, b"accept") or ""
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
@@ -110,7 +174,8 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _refuse(send: Send, status: int, error: MessageError) -> None:
+async def _refuse(send: Send, status: int, error: MessageError, scope: Scope) -> None:
+    logger.warning("refused a %s request with HTTP %d: %s", scope["method"], status, error.message)
     payload = {"jsonrpc": "2.0", "id": error.request_id, "error": {"code": error.code, "message": error.message}}
     body = json.dumps(payload).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

@@ -1,0 +1,205 @@
+"""The REST API's OpenAPI document (``GET /api/mcp/openapi.json``, and ``docs/openapi.json``).
+
+The schemas are generated from the typed shapes with pydantic, never written by hand: the replies
+from ``serverext/shapes.py``, the notebook user's answers from the kernel routes' own
+``approval_routes.py``. Only the routes, their parameters and their words are said here; a test
+checks the document against the handlers the extension installs, and fuzzes a real server with it.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from functools import cache
+from typing import Any, NotRequired, Required, get_args, get_origin, get_type_hints, is_typeddict
+
+import typing_extensions
+from pydantic import TypeAdapter
+
+from jupyter_mcp._version import __version__
+from jupyter_mcp.serverext.shapes import ConfigReply, ServerEntry
+from jupyter_mcp.tools.transports.http.approval_routes import (
+    ApprovalAnswer,
+    ClientLimit,
+    PauseState,
+    PauseSwitch,
+    QuestionReply,
+    ReadOnlyClients,
+    Settled,
+)
+
+_SHAPES: dict[str, Any] = {
+    "ServerEntry": ServerEntry,
+    "ConfigReply": ConfigReply,
+    "ApprovalAnswer": ApprovalAnswer,
+    "PauseSwitch": PauseSwitch,
+    "QuestionReply": QuestionReply,
+    "ClientLimit": ClientLimit,
+    "Settled": Settled,
+    "PauseState": PauseState,
+    "ReadOnlyClients": ReadOnlyClients,
+}
+_REF = "#/components/schemas/{model}"
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Jupyter's error reply: one sentence saying what is wrong.",
+    "properties": {"message": {"type": "string"}, "reason": {"type": ["string", "null"]}},
+    "required": ["message"],
+}
+
+INTRO = (
+    "The routes the jupyter_mcp server extension adds under the Jupyter server's base URL, behind "
+    "Jupyter's own auth (a Jupyter token as `Authorization: token <token>`, a bearer header, `?token=`, "
+    "or the browser's session). The MCP routes themselves (`/mcp/notebooks/<path>`, `/mcp/kernels/<id>`) "
+    "speak MCP streamable HTTP, not REST, and are not described here."
+)
+
+
+def openapi_document(base_url: str = "/") -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the REST routes, for a Jupyter server at ``base_url``."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "jupyter_mcp REST API", "version": __version__, "description": INTRO},
+        "servers": [{"url": base_url}],
+        "security": [{"token": []}, {"bearer": []}],
+        "paths": _paths(),
+        "components": {
+            "schemas": {**_schemas(), "Error": ERROR_SCHEMA},
+            "securitySchemes": {
+                "token": {"type": "apiKey", "in": "header", "name": "Authorization", "description": "token <token>"},
+                "bearer": {"type": "http", "scheme": "bearer"},
+            },
+        },
+    }
+
+
+def _paths() -> dict[str, Any]:
+    kernel = _path_parameter("kernel_id", "The kernel's id.")
+    call = _path_parameter("call_id", "The id of the waiting call (or question).")
+    return {
+        "/api/mcp/servers": {"get": _servers()},
+        "/api/mcp/config": {"get": _config()},
+        "/api/mcp/openapi.json": {"get": _openapi()},
+        "/api/mcp/kernels/{kernel_id}/approvals/{call_id}": {
+            "post": _post("Allow or deny a client's call waiting for approval.", "ApprovalAnswer", "Settled"),
+            "parameters": [kernel, call],
+        },
+        "/api/mcp/kernels/{kernel_id}/pause": {
+            "post": _post("Pause (or resume) all of a kernel's tools.", "PauseSwitch", "PauseState"),
+            "parameters": [kernel],
+        },
+        "/api/mcp/kernels/{kernel_id}/questions/{call_id}": {
+            "post": _post("Answer a tool's question to the notebook user.", "QuestionReply", "Settled"),
+            "parameters": [kernel, call],
+        },
+        "/api/mcp/kernels/{kernel_id}/limits": {
+            "post": _post("Limit a client to read-only tools, or lift the limit.", "ClientLimit", "ReadOnlyClients"),
+            "parameters": [kernel],
+        },
+    }
+
+
+def _servers() -> dict[str, Any]:
+    listing = {"type": "array", "items": {"$ref": _REF.format(model="ServerEntry")}}
+    return {
+        "operationId": "listServers",
+        "summary": "Every live tool server of this Jupyter server's kernels.",
+        "responses": {"200": _json("The live tool servers.", listing), **_errors(403)},
+    }
+
+
+def _config() -> dict[str, Any]:
+    clients = _schemas()["ConfigReply"]["properties"]["client"]
+    return {
+        "operationId": "clientConfig",
+        "summary": "A ready client config for a notebook's (or a kernel's) stable Jupyter route.",
+        "description": "Give exactly one of `notebook` and `kernel`.",
+        "parameters": [
+            {"name": "client", "in": "query", "required": False, "schema": {**clients, "default": "claude"}},
+            {"name": "notebook", "in": "query", "required": False, "schema": {"type": "string"}},
+            {"name": "kernel", "in": "query", "required": False, "schema": {"type": "string"}},
+        ],
+        "responses": {"200": _json("The config.", _ref("ConfigReply")), **_errors(400, 403)},
+    }
+
+
+def _openapi() -> dict[str, Any]:
+    return {
+        "operationId": "openapi",
+        "summary": "This document.",
+        "responses": {"200": _json("The OpenAPI document.", {"type": "object"}), **_errors(403)},
+    }
+
+
+def _post(summary: str, body: str, reply: str) -> dict[str, Any]:
+    return {
+        "operationId": summary.split(maxsplit=1)[0].lower() + body,
+        "summary": summary,
+        "description": "Forwarded to the kernel's own server with its admin token.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(body)}}},
+        "responses": {
+            "200": _json("Done.", _ref(reply)),
+            **_errors(400, 403, 404, 502, 503),
+        },
+    }
+
+
+_ERRORS = {
+    400: "The body is not a JSON object, or the kernel refused it (the message says why).",
+    403: "No Jupyter credentials, or not allowed.",
+    404: "No such kernel, or nothing waits under that call id.",
+    502: "The kernel's tool server did not answer.",
+    503: "The kernel has no MCP tool server yet (no %%mcp_tool cell has run).",
+}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(status): _json(_ERRORS[status], _ref("Error")) for status in statuses}
+
+
+def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": _REF.format(model=name)}
+
+
+def _path_parameter(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": description, "schema": {"type": "string"}}
+
+
+@cache
+def _schemas() -> dict[str, Any]:
+    """JSON schemas of the shapes, shared definitions once, each under its own name."""
+    inputs = [(name, "serialization", TypeAdapter(_pydantic_ready(shape))) for name, shape in _SHAPES.items()]
+    named, definitions = TypeAdapter.json_schemas(inputs, ref_template=_REF)  # type: ignore[arg-type]
+    schemas = dict(definitions.get("$defs", {}))
+    for (name, _), schema in named.items():
+        schemas[name] = schemas.get(name, schema) if "$ref" in schema else schema
+    return schemas
+
+
+@cache
+def _pydantic_ready(kind: Any) -> Any:
+    """``kind`` with each ``typing.TypedDict`` in it rebuilt as a ``typing_extensions`` one: pydantic reads
+    only those before Python 3.12, and the shapes are plain ``typing`` (as the TypeScript generator reads them)."""
+    if is_typeddict(kind):
+        hints = get_type_hints(kind)
+        fields = {
+            key: (Required if key in kind.__required_keys__ else NotRequired)[_pydantic_ready(value)]
+            for key, value in hints.items()
+        }
+        rebuilt = typing_extensions.TypedDict(kind.__name__, fields)  # type: ignore[misc]
+        rebuilt.__doc__ = kind.__doc__
+        return rebuilt
+    origin, arguments = get_origin(kind), get_args(kind)
+    if origin is None or not arguments:
+        return kind
+    ready = tuple(_pydantic_ready(argument) for argument in arguments)
+    if origin in (types.UnionType, typing.Union):
+        return typing.Union[ready]  # noqa: UP007  (built from a tuple)
+    if origin is typing.Literal:
+        return kind
+    return origin[ready]

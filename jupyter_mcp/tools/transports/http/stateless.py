@@ -1,0 +1,336 @@
+"""2026-07-28 requests answered in the request's own task: the SDK's protocol core without its per-request machinery.
+
+A 2026-era request stands alone: one POST, one JSON-RPC request, one answer. The SDK's entry for it
+re-reads the body, validates the envelope into models, runs every request as two tasks talking
+through a memory stream, and dumps the answer through models again. Here the body arrives parsed
+and checked (``WireCheck``); the SDK's own checks run on it, in its order and with its functions
+(routing headers, the ``_meta`` envelope, ``Mcp-Param-*`` headers); the SDK's ``serve_one`` serves
+it (middleware, handlers, result shaping) in this task; the answer is encoded once (``codec``).
+
+The response is the SDK's too: a JSON body unless the handler sends a notification first (then
+``text/event-stream``); a request still running after ``PING_INTERVAL`` commits to SSE and gets
+keep-alive pings; in SSE mode the client closing its stream cancels the request. Watching for that
+starts only once a request has run ``_WATCH_AFTER``, so a quick request costs no extra task.
+A read or a prompt get holds its notifications until its answer is known, as ``bodies.py`` says.
+Requests of an unusual shape (notifications, ``subscriptions/listen``, extra members) are the SDK's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from mcp.server import Server
+from mcp.server.connection import Connection
+from mcp.server.runner import modern_error_data, serve_one
+from mcp.shared.dispatcher import CallOptions
+from mcp.shared.exceptions import NoBackChannelError
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    InboundLadderRejection,
+    InboundModernRoute,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+    validate_mcp_param_headers,
+    x_mcp_header_map,
+)
+from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
+from mcp.shared.message import ServerMessageMetadata
+from mcp.shared.transport_context import TransportContext
+from mcp_types import HEADER_MISMATCH, ProgressToken, RequestId
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
+from jupyter_mcp.tools.transports.http.lists import ListReplies, send_json
+
+logger = logging.getLogger(__name__)
+
+PING_INTERVAL = 15.0
+"""Seconds of silence after which a running request's SSE stream gets a keep-alive comment (the SDK's)."""
+_WATCH_AFTER = 0.25
+"""A request running this long starts watching for its client to go (and for the ping): a client that
+closes its stream sooner cancels the request this much later. Under load (50 clients at once) most
+requests run tens of milliseconds, and a watching task for each cost more than they saved."""
+_REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
+_SSE_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"connection", b"keep-alive"),
+    (b"x-accel-buffering", b"no"),
+]
+_PING = b": ping\r\n\r\n"
+_ANSWERED_WHOLE = frozenset({"resources/read", "prompts/get"})
+
+
+def is_modern(scope: Scope) -> bool:
+    """Whether a request names a protocol version past the handshake era (the SDK's routing rule)."""
+    for key, value in scope["headers"]:
+        if key == b"mcp-protocol-version":
+            return value.decode("latin-1") not in HANDSHAKE_PROTOCOL_VERSIONS
+    return False
+
+
+def takes(message: Any) -> bool:
+    """Whether a (checked) message is a request this entry answers; anything else goes to the SDK."""
+    return (
+        isinstance(message, dict)
+        and "id" in message
+        and message.keys() <= _REQUEST_KEYS
+        and message["method"] != "subscriptions/listen"
+    )
+
+
+class StatelessEntry:
+    """Answers 2026-era POSTs (see the module docstring); ``lifespan_state()`` is the running app's."""
+
+    def __init__(
+        self,
+        lowlevel: Server[Any],
+        lifespan_state: Callable[[], Any],
+        *,
+        json_response: bool,
+        lists: ListReplies | None = None,
+    ) -> None:
+        self.lowlevel = lowlevel
+        self.lifespan_state = lifespan_state
+        self.json_response = json_response
+        self.lists = lists
+        self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
+        headers = Headers(scope=scope)  # Content-Type and Accept passed WireCheck
+        request_id = message["id"]
+        verdict = _classify(message, headers)
+        if isinstance(verdict, InboundLadderRejection):
+            await _reply(send, _error(request_id, _rejection_error(verdict)))
+            return
+        rejection = self._param_rejection(message, headers)
+        if rejection is not None:
+            await _reply(send, _error(request_id, _rejection_error(rejection)))
+            return
+        lists = self.lists
+        if lists is not None and await lists.modern(send, message, verdict.protocol_version, verdict.client_info):
+            return
+        await self._serve(scope, receive, send, message, verdict)
+
+    def _param_rejection(self, message: dict[str, Any], headers: Headers) -> InboundLadderRejection | None:
+        """``Mcp-Param-*`` headers of a ``tools/call`` checked against its arguments (the SDK's check)."""
+        params = message.get("params") or {}
+        name, arguments = params.get("name"), params.get("arguments")
+        if message["method"] != "tools/call" or not isinstance(name, str):
+            return None
+        if arguments is not None and not isinstance(arguments, Mapping):
+            return None
+        lookup = self.lowlevel.get_tool_input_schema
+        schema = lookup(name) if lookup is not None else None
+        if schema is None or not self._annotated(schema):
+            return None  # no property declares a header: nothing can disagree
+        return validate_mcp_param_headers(schema, arguments or {}, headers)
+
+    def _annotated(self, schema: Mapping[str, Any]) -> bool:
+        """Whether any property of ``schema`` declares an ``Mcp-Param-*`` header (kept per schema object)."""
+        known = self._param_headers.get(id(schema))
+        if known is not None and known[0] is schema:
+            return known[1]
+        if len(self._param_headers) > 4096:
+            self._param_headers.clear()
+        found = bool(x_mcp_header_map(schema))
+        self._param_headers[id(schema)] = (schema, found)  # the schema held, so its id stays its own
+        return found
+
+    async def _serve(
+        self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any], verdict: InboundModernRoute
+    ) -> None:
+        params = message.get("params")
+        exchange = _Exchange(
+            send,
+            message["id"],
+            TransportContext(kind="streamable-http", can_send_request=False, headers=Headers(scope=scope)),
+            ServerMessageMetadata(request_context=Request(scope, receive)),
+            progress_token_from_params(params),
+            streaming=not self.json_response,
+            held=[] if message["method"] in _ANSWERED_WHOLE else None,
+        )
+        connection = Connection.from_envelope(
+            verdict.protocol_version, verdict.client_info, verdict.client_capabilities
+        )
+        method, state = message["method"], self.lifespan_state()
+        served = serve_one(self.lowlevel, exchange, method, params, connection=connection, lifespan_state=state)
+        if self.json_response:
+            await exchange.finish(await _answer(message["id"], served))
+            return
+        with exchange.watching(receive) as watch:
+            reply = await _answer(message["id"], served)
+        if not watch.cancel_called:
+            await exchange.finish(reply)
+
+
+async def _answer(request_id: RequestId, served: Any) -> dict[str, Any]:
+    """The JSON-RPC reply to what ``served`` returns or raises (the SDK's exception-to-wire ladder)."""
+    try:
+        result = await served
+    except Exception as exc:
+        return _error(request_id, modern_error_data(exc).model_dump(mode="json", by_alias=True, exclude_none=True))
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+@dataclass
+class _Exchange:
+    """The ``DispatchContext`` of one request: notifications go onto its response (then an SSE stream)."""
+
+    send: Send
+    request_id: RequestId
+    transport: TransportContext
+    message_metadata: ServerMessageMetadata
+    progress_token: ProgressToken | None
+    streaming: bool
+    held: list[bytes] | None
+    """Events held back until the answer is known (reads and prompt gets: see ``bodies.py``), else ``None``."""
+    can_send_request: bool = field(default=False, init=False)
+    committed: bool = field(default=False, init=False)
+    """Whether the response went out as ``text/event-stream``."""
+    closed: bool = field(default=False, init=False)
+    last_sent: float = field(default_factory=time.monotonic, init=False)
+    _cancel_requested: anyio.Event | None = field(default=None, init=False)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
+
+    @property
+    def cancel_requested(self) -> anyio.Event:
+        if self._cancel_requested is None:
+            self._cancel_requested = anyio.Event()
+        return self._cancel_requested
+
+    async def send_raw_request(
+        self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None
+    ) -> dict[str, Any]:
+        raise NoBackChannelError(method)
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None) -> None:
+        if not self.streaming:
+            return  # a JSON response has no room for notifications
+        notification = {"jsonrpc": "2.0", "method": method} | ({"params": params} if params is not None else {})
+        if self.held is not None:
+            self.held.append(_sse(notification))
+            return
+        await self._event(_sse(notification), final=False)
+
+    async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        if self.progress_token is None:
+            return
+        params: dict[str, Any] = {"progressToken": self.progress_token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self.notify("notifications/progress", params)
+
+    async def finish(self, reply: dict[str, Any]) -> None:
+        """Send the reply: a JSON body (status from the SDK's table), or the SSE stream's last event.
+
+        Held events go out before a reply that fits one event; a larger reply goes alone, as a JSON
+        body (the SDK clients refuse an event over 1 MiB; the events are in the call history).
+        """
+        if self.held:
+            encoded = codec.dumps(reply)
+            if len(encoded) <= EVENT_ROOM:
+                for event in self.held:
+                    await self._event(event, final=False)
+            self.held = None
+        async with self._lock:
+            if not self.committed:
+                self.closed = True
+                error = reply.get("error")
+                status = ERROR_CODE_HTTP_STATUS.get(error["code"], 200) if error is not None else 200
+                await send_json(self.send, status, codec.dumps(reply))
+                return
+        await self._event(_sse(reply), final=True)
+
+    async def _event(self, data: bytes, *, final: bool) -> None:
+        async with self._lock:
+            if self.closed:
+                logger.debug("dropped an event: the response stream is closed")
+                return
+            self.closed = final
+            if not self.committed:
+                self.committed = True
+                await self.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+            await self.send({"type": "http.response.body", "body": data, "more_body": not final})
+            self.last_sent = time.monotonic()
+
+    @contextlib.contextmanager
+    def watching(self, receive: Receive) -> Any:
+        """A cancel scope for the request; after ``_WATCH_AFTER`` a task pings it and cancels it if the client goes."""
+        loop = asyncio.get_running_loop()
+        started: list[asyncio.Task[None]] = []
+        with anyio.CancelScope() as scope:
+            timer = loop.call_later(_WATCH_AFTER, lambda: started.append(loop.create_task(self._watch(receive, scope))))
+            try:
+                yield scope
+            finally:
+                timer.cancel()
+                for task in started:
+                    task.cancel()
+
+    async def _watch(self, receive: Receive, scope: anyio.CancelScope) -> None:
+        gone = asyncio.ensure_future(_disconnect(receive))
+        try:
+            while not self.closed:
+                wait = self.last_sent + PING_INTERVAL - time.monotonic()
+                done, _ = await asyncio.wait({gone}, timeout=max(0.0, wait))
+                if done:
+                    scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
+                    return
+                if self.held is None and time.monotonic() - self.last_sent >= PING_INTERVAL:
+                    await self._event(_PING, final=False)
+        finally:
+            gone.cancel()
+
+
+async def _disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def _classify(message: dict[str, Any], headers: Headers) -> InboundModernRoute | InboundLadderRejection:
+    duplicated = find_duplicated_routing_header(headers.items())
+    if duplicated is not None:
+        return InboundLadderRejection(code=HEADER_MISMATCH, message=f"{duplicated} header appears more than once")
+    return classify_inbound_request(message, headers=dict(headers))
+
+
+def _rejection_error(rejection: InboundLadderRejection) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": rejection.code, "message": rejection.message}
+    if rejection.data is not None:
+        error["data"] = rejection.data
+    return error
+
+
+def _error(request_id: RequestId | None, error: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def _sse(message: dict[str, Any]) -> bytes:
+    data = codec.dumps(message)
+    for raw, escaped in _LINE_BREAKS:  # readers that split lines as Python does would cut the event there
+        if raw in data:
+            data = data.replace(raw, escaped)
+    return b"event: message\r\ndata: " + data + b"\r\n\r\n"
+
+
+_LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028, 0x2029)]
+"""Characters JSON may carry raw that ``str.splitlines`` (not SSE) takes for line breaks, and their escapes."""
+
+
+async def _reply(send: Send, reply: dict[str, Any]) -> None:
+    status = ERROR_CODE_HTTP_STATUS.get(reply["error"]["code"], 200) if "error" in reply else 200
+    await send_json(send, status, codec.dumps(reply))
