@@ -275,7 +275,7 @@ def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path
     assert "('cancelled', 'simulated 3 scenario(s)')" in output_of("cancel_me")
     history = outputs_text([cell for cell in notebook.cells if cell.source == "%mcp history"][-1])
     assert re.search(r"ok +train\(epochs=2\) .* task \S+", history)
-    assert re.search(r'cancelled train\("epochs": 60\) .* task \S+', history)
+    assert re.search(r"cancelled train\(epochs=60\) .* task \S+", history)
     assert "north Q1: 1.2M" in output_of('async with client("auto")')
 
 

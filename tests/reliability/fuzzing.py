@@ -20,6 +20,8 @@ import httpx
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
+from jupyter_mcp.kernel.serving.logs import LIBRARY_LOGGERS
+
 ERA_2025 = "2025-11-25"
 ERA_2026 = "2026-07-28"
 META = {
@@ -213,12 +215,16 @@ class LogWatch(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
+        self._seen: set[int] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
+        if id(record) not in self._seen:  # installed on several loggers: a propagated record comes twice
+            self._seen.add(id(record))
+            self.records.append(record)
 
     def clear(self) -> None:
         self.records.clear()
+        self._seen.clear()
 
     def assert_clean(self) -> None:
         """No record at ERROR or above, none with a traceback, every warning one line."""
@@ -234,11 +240,15 @@ class LogWatch(logging.Handler):
 
 @contextmanager
 def watched_log() -> Iterator[LogWatch]:
-    """A ``LogWatch`` on the root logger (warnings and up reach it from every library)."""
+    """A ``LogWatch`` on the root logger (warnings and up reach it from every library) and on the loggers
+    a notebook server in this process stops from propagating (``quiet_library_loggers``: once any test
+    here has started one, the package's records no longer reach the root)."""
     watch = LogWatch()
-    root = logging.getLogger()
-    root.addHandler(watch)
+    loggers = [logging.getLogger(), *(logging.getLogger(name) for name in LIBRARY_LOGGERS)]
+    for logger in loggers:
+        logger.addHandler(watch)
     try:
         yield watch
     finally:
-        root.removeHandler(watch)
+        for logger in loggers:
+            logger.removeHandler(watch)

@@ -154,3 +154,25 @@ def test_the_answer_routes_take_anything(
         waiting.server.limit_client(name, read_only=False)
     assert call(waiting.url, "adds", {"a": 2, "b": 3}).json()["result"]["structuredContent"] == {"result": 5}
     log.assert_clean()
+
+
+@pytest.mark.parametrize("route", ["approvals/0%2F", "approvals/%2F", "questions/a%2Fb"])
+def test_an_id_with_an_encoded_slash_is_answered_by_its_route(waiting: Waiting, log: LogWatch, route: str) -> None:
+    """Found by the fuzzer: the decoded path ends in "/", and Starlette answered 307 with an empty body."""
+    base = waiting.url.removesuffix("/mcp")
+    headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    unasked = httpx.post(f"{base}/{route}", content="{}", headers=headers | {ADMIN_HEADER: "x"})
+    assert (unasked.status_code, unasked.json()) == (403, {"error": unasked.json()["error"]})
+    asked = httpx.post(
+        f"{base}/{route}", content="{}", headers=headers | {ADMIN_HEADER: waiting.server.approvals.admin_token}
+    )
+    assert asked.status_code == 404
+    assert "no" in asked.json()["error"]
+    log.assert_clean()
+
+
+def test_a_route_nobody_serves_is_a_json_404(waiting: Waiting) -> None:
+    base = waiting.url.removesuffix("/mcp")
+    reply = httpx.post(f"{base}/nothing/here", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert reply.status_code == 404
+    assert reply.json() == {"error": "no such route: POST /nothing/here"}

@@ -24,6 +24,9 @@ from mcp.server.streamable_http import StreamableHTTPServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -100,6 +103,13 @@ class _McpPath:
         await self.sdk(scope, receive, send)
 
 
+async def _plain_refusal(request: Request, exc: Exception) -> Response:
+    """Starlette's 404/405 as this app's other refusals are written: JSON ``{"error": sentence}``."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    said = "no such route" if status == 404 else f"{request.method} is not allowed here"
+    return JSONResponse({"error": f"{said}: {request.method} {request.url.path}"}, status_code=status)
+
+
 def streamable_http_app(
     served: Served,
     *,
@@ -126,6 +136,13 @@ def streamable_http_app(
     sdk = JsonReads(StreamableHTTPASGIApp(manager))
     lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open)
     stateless = StatelessEntry(served.lowlevel, manager.lifespan_state, json_response=json_response, lists=lists)
-    rest = Starlette(routes=[Route(path, endpoint=sdk), *routes], lifespan=lambda _: manager.run())
+    rest = Starlette(
+        routes=[Route(path, endpoint=sdk), *routes],
+        lifespan=lambda _: manager.run(),
+        exception_handlers={404: _plain_refusal, 405: _plain_refusal},
+    )
+    # An encoded slash (``/approvals/x%2F``) decodes to a trailing "/": Starlette would answer it with a
+    # redirect to a path nobody serves. A route either matches as written or is refused.
+    rest.router.redirect_slashes = False
     endpoint = _McpPath(path, sdk, stateless, lists, rest)
     return WireCheck(endpoint, path, served.event_stores.knows, settings, json_response=json_response)

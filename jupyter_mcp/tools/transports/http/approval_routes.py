@@ -16,6 +16,7 @@ from typing import Any, Literal, TypedDict, TypeVar
 
 import jsonschema
 import pydantic
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -26,6 +27,23 @@ from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion
 
 _W = TypeVar("_W")
+
+
+class _AnyId(Convertor[str]):
+    """Whatever follows ``/approvals/``: an id with an encoded slash or line break still reaches its
+    route, which checks the admin token before it says the id is unknown (``str`` stops at "/",
+    ``path`` at a line break)."""
+
+    regex = r"[\s\S]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("any_id", _AnyId())
 
 
 class ApprovalAnswer(TypedDict, total=False):
@@ -108,9 +126,9 @@ def approval_routes(approvals: Approvals) -> list[Route]:
         return JSONResponse(ReadOnlyClients(read_only_clients=sorted(approvals.read_only_clients)))
 
     return [
-        Route("/approvals/{call_id}", answer, methods=["POST"]),
+        Route("/approvals/{call_id:any_id}", answer, methods=["POST"]),
         Route("/pause", pause, methods=["POST"]),
-        Route("/questions/{call_id}", reply, methods=["POST"]),
+        Route("/questions/{call_id:any_id}", reply, methods=["POST"]),
         Route("/limits", limit, methods=["POST"]),
     ]
 
