@@ -16,6 +16,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
+from jupyter_mcp.shapes.status import ServerStatus
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.apps.surface import AppSurface
@@ -295,7 +296,7 @@ class ToolServer:
     def connected_clients(self) -> list[ConnectedClient]:
         return self.clients_tracker.clients()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> ServerStatus:
         """What is served and who uses it, as JSON (``GET /status`` on the HTTP app)."""
         return server_status(self)
 

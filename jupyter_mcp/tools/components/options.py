@@ -14,10 +14,10 @@ from typing import Any, Literal, TypedDict
 
 import mcp_types as mt
 
+from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.errors import ToolDefinitionError
 from jupyter_mcp.tools.settings import ServerSettings
 
-RunOn = Literal["worker", "main"]
 TaskSupport = Literal["optional", "required"]
 
 

@@ -1,0 +1,62 @@
+"""The REST API's replies (``/api/mcp/servers``, ``/api/mcp/config``): their one typed definition.
+
+A server's components, clients and waiting calls are the kernel's own entries (``status``), passed
+through as the kernel said them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from typing_extensions import TypedDict
+
+from jupyter_mcp.shapes.status import ClientEntry, PendingEntry, PromptEntry, QuestionEntry, ResourceEntry, ToolEntry
+
+ClientKind = Literal["claude", "vscode", "cursor", "inspector"]
+CarrierName = Literal["http", "kernel"]
+"""What carries the Jupyter server's requests to a kernel's tool server."""
+
+
+class Routes(TypedDict):
+    """The proxy routes (under the Jupyter server's base URL) that reach a kernel's tools."""
+
+    kernel: str
+    notebook: str | None
+
+
+class ServerEntry(TypedDict):
+    """One live tool server (``GET /api/mcp/servers`` is a list of these)."""
+
+    kernel_id: str
+    notebook_path: str | None
+    started: float
+    version: str
+    live: bool
+    """The kernel answered its ``GET /status`` in time; if not, the entry is from its discovery file."""
+    transport: CarrierName
+    """What carries the Jupyter server's requests to the kernel: "http" (its loopback port) or "kernel"
+    (its own messaging: a gateway's kernels, kernels with JupyterMCP.transport = "kernel")."""
+    tools: list[ToolEntry]
+    resources: list[ResourceEntry]
+    prompts: list[PromptEntry]
+    clients: list[ClientEntry]
+    calls: int
+    routes: Routes
+    paused: bool
+    """The notebook user paused all tools: client calls are refused."""
+    pending: list[PendingEntry]
+    """Client calls waiting for the notebook user (POST /api/mcp/kernels/<id>/approvals/<call id> answers)."""
+    questions: list[QuestionEntry]
+    """Tools' questions for the notebook user (POST /api/mcp/kernels/<id>/questions/<call id> answers)."""
+    read_only_clients: list[str]
+    """Clients limited to read-only tools (POST /api/mcp/kernels/<id>/limits sets or lifts a limit)."""
+
+
+class ConfigReply(TypedDict):
+    """A ready client config (``GET /api/mcp/config``)."""
+
+    client: ClientKind
+    notebook: str | None
+    kernel_id: str | None
+    url: str
+    config: dict[str, Any]
