@@ -1,2 +1,3 @@
 import './base.css';
 import './ui.css';
+import './apps.css';
