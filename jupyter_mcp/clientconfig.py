@@ -11,11 +11,11 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import Any
 
+from jupyter_mcp.shapes.rest import ClientKind
 from jupyter_mcp.tokens import ENV_VAR
 
-ClientKind = Literal["claude", "vscode", "cursor", "inspector"]
 CLIENTS: tuple[ClientKind, ...] = ("claude", "vscode", "cursor", "inspector")
 
 

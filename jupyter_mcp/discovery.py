@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from jupyter_mcp.shapes.status import RunOn
+
 PREFIX = "jupyter-mcp-"
 
 
@@ -28,6 +30,8 @@ class ToolSummary:
     title: str | None = None
     description: str | None = None
     enabled: bool = True
+    run_on: RunOn = "worker"
+    tags: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class ResourceSummary:
     mime_type: str | None = None
     template: bool = False
     enabled: bool = True
+    tags: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class PromptSummary:
     description: str | None = None
     arguments: list[str] = field(default_factory=list)
     enabled: bool = True
+    tags: list[str] = field(default_factory=list)
 
 
 ADMIN_HEADER = "X-Jupyter-MCP-Admin"

@@ -1,5 +1,7 @@
-// Bundles the notebook widgets' front end (src/widgets/index.ts, the component set and its minified
-// stylesheet) into one self-contained ES module for anywidget: jupyter_mcp/widgets/static/widgets.js.
+// Bundles the component set's two self-contained front ends, each with its minified stylesheets inside:
+// - the notebook widgets' (src/widgets/index.ts), an ES module for anywidget: jupyter_mcp/widgets/static/widgets.js;
+// - the MCP App document's script (src/app/index.ts), a classic script the server inlines into each tool's
+//   ui:// document (hosts allow inline script only, so it may load nothing): jupyter_mcp/widgets/static/app.js.
 import { readFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 
@@ -15,16 +17,22 @@ const cssAsText = {
   }
 };
 
-const result = await esbuild.build({
-  entryPoints: ['src/widgets/index.ts'],
-  outfile: '../jupyter_mcp/widgets/static/widgets.js',
-  bundle: true,
-  format: 'esm',
-  target: 'es2020',
-  minify: true,
-  legalComments: 'none',
-  plugins: [cssAsText],
-  metafile: true
-});
-const bytes = Object.values(result.metafile.outputs)[0].bytes;
-console.log(`widgets.js: ${(bytes / 1024).toFixed(1)} kB`);
+const bundles = [
+  { entry: 'src/widgets/index.ts', out: 'widgets.js', format: 'esm' },
+  { entry: 'src/app/index.ts', out: 'app.js', format: 'iife' }
+];
+for (const { entry, out, format } of bundles) {
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    outfile: `../jupyter_mcp/widgets/static/${out}`,
+    bundle: true,
+    format,
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    plugins: [cssAsText],
+    metafile: true
+  });
+  const bytes = Object.values(result.metafile.outputs)[0].bytes;
+  console.log(`${out}: ${(bytes / 1024).toFixed(1)} kB`);
+}

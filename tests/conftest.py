@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
+import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.transports.http.serving import BackgroundServer
@@ -33,7 +33,9 @@ def http_client(url: str, token: str | None, **options: Any) -> Client:
 
 def header_client(url: str, headers: dict[str, str] | None, **options: Any) -> Client:
     """A real ``mcp.Client`` over streamable HTTP sending ``headers`` (as a client config gives them)."""
-    transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
+    transport = streamable_http_client(
+        url, http_client=httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
+    )
     return Client(transport, **options)
 
 

@@ -74,7 +74,7 @@ def test_the_checker_sees_type_checking_and_lazy_imports(tmp_path: Path) -> None
 
 # The tool layer's rooms, lowest first: a room imports only rooms before it (and the shared modules
 # directly under tools/: errors, observers, sizes, settings, codec, _sdk). The protocol core never imports a transport.
-ROOMS = ("components", "budget", "calls", "approvals", "protocol", "transports")
+ROOMS = ("components", "budget", "calls", "approvals", "apps", "protocol", "transports")
 SHARED = ("errors", "observers", "sizes", "settings", "codec", "_sdk")
 
 

@@ -95,6 +95,17 @@ def count_to(n: int, ctx: Context) -> int:
         ctx.report_progress(i, n)
     return n
 ''',
+    "09-mcp-apps.ipynb": '''@jupyter_mcp.tool
+def population(city: str) -> int:
+    """A city's population."""
+    return next(c["population"] for c in cities if c["city"] == city)
+
+
+@jupyter_mcp.tool(app=False)
+def debug_dump() -> str:
+    """Everything, for debugging."""
+    return repr(cities)
+''',
 }
 """Each workshop chapter ends with an exercise cell (a stub) and a check cell; these solve them."""
 
@@ -267,3 +278,33 @@ def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path
     assert re.search(r"ok +train\(epochs=2\) .* task \S+", history)
     assert re.search(r"cancelled train\(epochs=60\) .* task \S+", history)
     assert "north Q1: 1.2M" in output_of('async with client("auto")')
+
+
+def test_apps_chapter_shows_the_cards_to_a_host_only(isolated_runtime: Path) -> None:
+    cells = run_chapter("09-mcp-apps.ipynb", isolated_runtime, SOLUTIONS["09-mcp-apps.ipynb"])
+    assert outputs_text(cells[-1]).splitlines() == [
+        "✓ population has its card in the chat",
+        "✓ debug_dump has no card in the chat",
+        "✓ population(city='Oslo') works",
+    ]
+    by_source = {cell.source.splitlines()[0] if cell.source else "": cell for cell in cells}
+    host, plain = outputs_text(by_source["from mcp import Client"]).splitlines()
+    assert "'find_cities': {'resourceUri': 'ui://jupyter-mcp/tool/find_cities'}" in host
+    assert "'jupyter_mcp_app_status': {'visibility': ['app']}" in host
+    assert plain == "plain: {'find_cities': None}"
+    page = outputs_text(by_source['async with client("chat-host", [RENDERS_APPS]) as host:'])
+    mime, size = re.match(r"(\S+) ([\d,]+) bytes", page).groups()  # type: ignore[union-attr]
+    assert mime == "text/html;profile=mcp-app"
+    assert int(size.replace(",", "")) < 300_000
+    status, result = outputs_text(by_source["import threading"]).splitlines()
+    assert "'status': 'running', 'progress': 0.375, 'text': '3/8 · epoch 3, loss 0.41'" in status
+    assert result == "{'epochs': 8, 'loss': 0.12}"
+    # The app's status question is answered beside the call path: the history holds the call alone.
+    (call,) = outputs_text(by_source["%mcp history"]).splitlines()
+    assert re.search(r"ok +train\(epochs=8\) .*\[chat-host\]$", call), call
+    with_apps, without = outputs_text(by_source['print(await listed("chat-host", [RENDERS_APPS]))']).splitlines()
+    assert "'internal_reset': None" in with_apps
+    assert "'train': {'resourceUri': 'ui://jupyter-mcp/tool/train'}" in with_apps
+    assert without == "{'find_cities': None, 'train': None, 'internal_reset': None}"
+    bundle = outputs_text(by_source["import json, sys, tempfile, zipfile"])
+    assert "['manifest.json', 'server/bridge.py']" in bundle

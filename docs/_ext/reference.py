@@ -1,7 +1,7 @@
 """Reference text generated from the code, so it cannot drift from it.
 
 ``{cli-help} list`` prints ``jupyter-mcp list --help`` (no argument: the top-level help), from the
-parser itself. ``{shapes} jupyter_mcp.serverext.shapes`` documents every ``TypedDict`` a module
+parser itself. ``{shapes} jupyter_mcp.shapes.rest`` documents every ``TypedDict`` a module
 defines: its docstring, then each key with its type and the docstring written under it.
 ``{help-table} dotted.path.MAPPING`` is a table of a ``{key: one sentence}`` mapping (the tool
 options' help, which the magics' ``--help`` says too). ``{settings} dotted.path.Model`` is a table of
@@ -17,12 +17,13 @@ import importlib
 import inspect
 import re
 from pathlib import Path
-from typing import Any, get_type_hints, is_typeddict
+from typing import Any, get_type_hints
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
+from typing_extensions import is_typeddict
 
 HELP_WIDTH = 100
 
@@ -57,7 +58,16 @@ class CliHelpDirective(SphinxDirective):
 
 
 def key_docs(shape: type) -> dict[str, str]:
-    """The docstring written under each key of a ``TypedDict`` class (``key: T`` then ``\"\"\"text\"\"\"``)."""
+    """The docstring written under each key of a ``TypedDict`` class (``key: T`` then ``\"\"\"text\"\"\"``),
+    its base classes' keys included."""
+    docs: dict[str, str] = {}
+    for base in getattr(shape, "__orig_bases__", ()):
+        if is_typeddict(base):
+            docs |= key_docs(base)
+    return docs | _own_key_docs(shape)
+
+
+def _own_key_docs(shape: type) -> dict[str, str]:
     (tree,) = ast.parse(inspect.cleandoc("\n" + inspect.getsource(shape))).body
     assert isinstance(tree, ast.ClassDef)
     docs: dict[str, str] = {}
@@ -116,20 +126,25 @@ def shape_lines(shape: type, shapes: set[str]) -> list[str]:
 
 
 class ShapesDirective(SphinxDirective):
-    """``{shapes} dotted.module``: every ``TypedDict`` the module defines, as a table of its keys."""
+    """``{shapes} dotted.module [another.module …]``: every ``TypedDict`` the modules define, as a table
+    of its keys (a shape named in a key's type links to its table)."""
 
     required_arguments = 1
+    optional_arguments = 5
 
     def run(self) -> list[nodes.Node]:
-        module = importlib.import_module(self.arguments[0])
-        shapes = [v for v in vars(module).values() if is_typeddict(v) and v.__module__ == module.__name__]
-        if not shapes:
-            raise self.error(f"{module.__name__} defines no TypedDict")
-        self.env.note_dependency(str(Path(inspect.getfile(module))))
+        shapes: list[type] = []
+        for name in self.arguments:
+            module = importlib.import_module(name)
+            defined = [v for v in vars(module).values() if is_typeddict(v) and v.__module__ == module.__name__]
+            if not defined:
+                raise self.error(f"{module.__name__} defines no TypedDict")
+            self.env.note_dependency(str(Path(inspect.getfile(module))))
+            shapes += defined
         names = {shape.__name__ for shape in shapes}
         lines = [line for shape in shapes for line in shape_lines(shape, names)]
         container = nodes.container(classes=["shapes"])
-        self.state.nested_parse(StringList(lines, source=f"<{module.__name__}>"), self.content_offset, container)
+        self.state.nested_parse(StringList(lines, source=f"<{self.arguments[0]}>"), self.content_offset, container)
         return list(container.children)
 
 

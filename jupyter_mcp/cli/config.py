@@ -3,9 +3,10 @@
 ``claude`` prints a claude_desktop_config.json entry that starts ``jupyter-mcp connect`` (it
 follows the notebook across kernel restarts); ``vscode`` and ``cursor`` print HTTP entries
 with the live server's URL and token; ``inspector`` prints an MCP Inspector command line.
-``--install`` merges the ``claude`` entry into Claude Desktop's config file. Without TARGET while
-several notebooks serve (or none yet), the config is for their Jupyter server's ``/mcp``: every
-notebook's tools at once, each name prefixed with its notebook's — one entry for all of them.
+``--install`` merges the ``claude`` entry into Claude Desktop's config file; ``--mcpb`` writes it
+as an MCP Bundle instead (Claude Desktop renders each tool's MCP App card only for installed bundles).
+Without TARGET while several notebooks serve (or none yet), the config is for their Jupyter server's
+``/mcp``: every notebook's tools at once, each name prefixed with its notebook's — one entry for all of them.
 """
 
 from __future__ import annotations
@@ -58,6 +59,14 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--install", action="store_true", help="claude: merge the entry into Claude Desktop's config")
     parser.add_argument(
+        "--mcpb",
+        action="store_true",
+        help="claude: write an MCP Bundle (.mcpb) to install with a double click (tools' MCP App cards need one)",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="PATH", help="claude --mcpb: where to write it (default: NAME.mcpb here)"
+    )
+    parser.add_argument(
         "--config-file",
         type=Path,
         metavar="PATH",
@@ -67,14 +76,20 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.client != "claude" and (args.install or args.config_file or args.command):
-        raise CLIError("--install, --config-file and --command are for the claude client only")
+    if args.client != "claude" and (args.install or args.config_file or args.command or args.mcpb):
+        raise CLIError("--install, --mcpb, --config-file and --command are for the claude client only")
     if args.config_file and not args.install:
         raise CLIError("--config-file goes with --install")
+    if args.output and not args.mcpb:
+        raise CLIError("--output goes with --mcpb")
+    if args.mcpb and args.install:
+        raise CLIError("--mcpb and --install are two ways to add the server: choose one")
     target = build_target(args.client, args.target, args.name, args.command)
     config = config_for(args.client, target)
     if args.install:
         return _install(config, args.config_file)
+    if args.mcpb:
+        return _bundle(config, target.connect_target, args.output)
     print(config["command"] if args.client == "inspector" else json.dumps(config, indent=2))
     return 0
 
@@ -106,7 +121,7 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
 def _every_notebook(name: str | None, command: str | None) -> Target | None:
     """``/mcp`` of the Jupyter server running the serving notebooks, unless exactly one serves (then: it)."""
     from jupyter_mcp import discovery
-    from jupyter_mcp.cli.jupyter_servers import union_of
+    from jupyter_mcp.cli.targets import union_of
 
     servers = discovery.read_all()
     if len(servers) == 1:
@@ -147,6 +162,16 @@ def stdio(command: str | None) -> tuple[str, ...]:
     if found is None:
         raise CLIError(f"--command: {command!r} is not an executable file (nor found on PATH)")
     return (os.path.abspath(found),)
+
+
+def _bundle(config: dict[str, Any], notebook: str | None, output: Path | None) -> int:
+    from jupyter_mcp.cli import mcpb
+
+    ((name, entry),) = config["mcpServers"].items()
+    shown = notebook if notebook and notebook.endswith(".ipynb") else None
+    written = mcpb.write(output or Path(f"{mcpb.bundle_name(name)}.mcpb"), name, entry, shown)
+    print(f"Wrote {written}: open it (double-click) to install {name!r} in Claude Desktop.")
+    return 0
 
 
 def _install(config: dict[str, Any], config_file: Path | None) -> int:

@@ -102,7 +102,7 @@ def _every_notebook() -> Locator | None:
     """Several notebooks serve: their Jupyter server's ``/mcp``, if one runs them (else ``None``)."""
     from jupyter_mcp import discovery
     from jupyter_mcp.cli.bridge import FixedLocator
-    from jupyter_mcp.cli.jupyter_servers import union_of
+    from jupyter_mcp.cli.targets import union_of
 
     servers = discovery.read_all()
     if len(servers) < 2:

@@ -158,7 +158,7 @@ def union_names(servers: Sequence[ServerInfo]) -> Union | None:
         return None
     import httpx
 
-    from jupyter_mcp.cli.jupyter_servers import union_of
+    from jupyter_mcp.cli.targets import union_of
 
     jupyter = union_of({info.kernel_id for info in servers})
     if jupyter is None:

@@ -33,13 +33,14 @@ from jupyter_mcp.kernel.serving.channel import KernelChannel, current_kernel
 from jupyter_mcp.kernel.serving.logs import quiet_library_loggers
 from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
+from jupyter_mcp.kernel.serving.summaries import prompt_summary, resource_summary, tool_summary
 from jupyter_mcp.kernel.serving.switch import SwitchInterval
+from jupyter_mcp.shapes.rest import CarrierName
+from jupyter_mcp.shapes.status import NotebookStatus
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.calls.history import CallHistory
 from jupyter_mcp.tools.calls.path import NOTEBOOK
-from jupyter_mcp.tools.components.prompts import Prompt
 from jupyter_mcp.tools.components.registry import RegistryChange
-from jupyter_mcp.tools.components.resources import AnyResource
 from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.transports.http.serving import BackgroundServer, Lifecycle, is_loopback
@@ -277,7 +278,7 @@ class NotebookServer(ToolServer):
             self.start()
 
     @property
-    def transport(self) -> str | None:
+    def transport(self) -> CarrierName | None:
         """How the Jupyter server reaches this server now: ``"http"``, ``"kernel"`` (``None`` while stopped)."""
         runner = self._runner
         if runner is None:
@@ -296,12 +297,9 @@ class NotebookServer(ToolServer):
             pid=os.getpid(),
             kernel_id=self.kernel_id,
             notebook_path=self.notebook_path,
-            tools=[
-                discovery.ToolSummary(t.name, t.title, t.description, self.registry.is_visible(t))
-                for t in self.registry.all().values()
-            ],
-            resources=[self._resource_summary(r) for r in self.resources.values()],
-            prompts=[self._prompt_summary(p) for p in self.prompts.values()],
+            tools=[tool_summary(t, self.registry.is_visible(t)) for t in self.registry.all().values()],
+            resources=[resource_summary(r, self.resource_registry.is_visible(r)) for r in self.resources.values()],
+            prompts=[prompt_summary(p, self.prompt_registry.is_visible(p)) for p in self.prompts.values()],
             started=self.started_at or time.time(),
             version=__version__,
             clients=len(self.connected_clients()),
@@ -310,18 +308,7 @@ class NotebookServer(ToolServer):
             name=self.settings.name or None,
         )
 
-    def _resource_summary(self, item: AnyResource) -> discovery.ResourceSummary:
-        visible = self.resource_registry.is_visible(item)
-        return discovery.ResourceSummary(
-            item.key, item.name, item.title, item.description, item.mime_type, item.is_template, visible
-        )
-
-    def _prompt_summary(self, prompt: Prompt) -> discovery.PromptSummary:
-        arguments = [argument.name for argument in prompt.arguments]
-        visible = self.prompt_registry.is_visible(prompt)
-        return discovery.PromptSummary(prompt.name, prompt.title, prompt.description, arguments, visible)
-
-    def status(self) -> dict[str, Any]:
+    def status(self) -> NotebookStatus:
         return {
             **super().status(),
             "kernel_id": self.kernel_id,

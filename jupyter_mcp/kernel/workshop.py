@@ -10,6 +10,8 @@ Example (the last cell of a chapter)::
     await check_prompt("haiku", {"topic": "tea"}, contains="tea")
     check_asks_first("reset_sales")
     check_runs_as_task("train")
+    check_app("population")                     # clients that render MCP Apps get its card
+    check_app("debug_dump", shown=False)        # ... and not this one's
 """
 
 from __future__ import annotations
@@ -87,6 +89,19 @@ def check_runs_as_task(name: str, *, server: NotebookServer | None = None) -> Ch
     if problem is None and server.tools[name].task is None:
         problem = "clients cannot run it as a task (add --task, or task=True)"
     return _report(name, problem, passed="can run as a task")
+
+
+def check_app(name: str, *, shown: bool = True, server: NotebookServer | None = None) -> Check:
+    """Print ✓ if clients that render MCP Apps get tool ``name``'s card (``shown=False``: do not), else ✗ and why."""
+    from jupyter_mcp.tools.apps.surface import has_app
+
+    server = server or get_server()
+    problem = _problem(server, name)
+    if problem is None and shown and not server.settings.apps:
+        problem = "the notebook serves no apps (server.settings.apps is False)"
+    elif problem is None and has_app(server.tools[name]) != shown:
+        problem = "it has no card in the chat (drop --no-app)" if shown else "it still has its card (add --no-app)"
+    return _report(name, problem, passed="has its card in the chat" if shown else "has no card in the chat")
 
 
 def _report(what: str, problem: str | None, passed: str = "works") -> Check:

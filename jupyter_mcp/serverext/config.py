@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jupyter_mcp.clientconfig import UNION_NAME, ClientKind, Target, config_for, server_name, url_target
+from jupyter_mcp.clientconfig import UNION_NAME, Target, config_for, server_name, url_target
 from jupyter_mcp.hubenv import REMOTE_COMMAND
 from jupyter_mcp.routes import kernel_route, notebook_route, union_route
-from jupyter_mcp.serverext.shapes import ConfigReply
+from jupyter_mcp.shapes.rest import ClientKind, ConfigReply
 
 TOKEN_PLACEHOLDER = "<JUPYTER_TOKEN>"  # noqa: S105 - a placeholder the user replaces, not a secret
 

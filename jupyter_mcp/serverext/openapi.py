@@ -1,24 +1,20 @@
 """The REST API's OpenAPI document (``GET /api/mcp/openapi.json``, and ``docs/openapi.json``).
 
 The schemas are generated from the typed shapes with pydantic, never written by hand: the replies
-from ``serverext/shapes.py``, the notebook user's answers from the kernel routes' own
-``approval_routes.py``. Only the routes, their parameters and their words are said here; a test
-checks the document against the handlers the extension installs, and fuzzes a real server with it.
+and the notebook user's answers from ``jupyter_mcp/shapes`` (``rest``, ``answers``). Only the
+routes, their parameters and their words are said here; a test checks the document against the
+handlers the extension installs, and fuzzes a real server with it.
 """
 
 from __future__ import annotations
 
-import types
-import typing
 from functools import cache
-from typing import Any, NotRequired, Required, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any
 
-import typing_extensions
 from pydantic import TypeAdapter
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.serverext.shapes import ConfigReply, ServerEntry, UnionReply
-from jupyter_mcp.tools.transports.http.approval_routes import (
+from jupyter_mcp.shapes.answers import (
     ApprovalAnswer,
     ClientLimit,
     PauseState,
@@ -27,6 +23,7 @@ from jupyter_mcp.tools.transports.http.approval_routes import (
     ReadOnlyClients,
     Settled,
 )
+from jupyter_mcp.shapes.rest import ConfigReply, ServerEntry, UnionReply
 
 _SHAPES: dict[str, Any] = {
     "ServerEntry": ServerEntry,
@@ -202,33 +199,9 @@ def _path_parameter(name: str, description: str) -> dict[str, Any]:
 @cache
 def _schemas() -> dict[str, Any]:
     """JSON schemas of the shapes, shared definitions once, each under its own name."""
-    inputs = [(name, "serialization", TypeAdapter(_pydantic_ready(shape))) for name, shape in _SHAPES.items()]
+    inputs = [(name, "serialization", TypeAdapter(shape)) for name, shape in _SHAPES.items()]
     named, definitions = TypeAdapter.json_schemas(inputs, ref_template=_REF)  # type: ignore[arg-type]
     schemas = dict(definitions.get("$defs", {}))
     for (name, _), schema in named.items():
         schemas[name] = schemas.get(name, schema) if "$ref" in schema else schema
     return schemas
-
-
-@cache
-def _pydantic_ready(kind: Any) -> Any:
-    """``kind`` with each ``typing.TypedDict`` in it rebuilt as a ``typing_extensions`` one: pydantic reads
-    only those before Python 3.12, and the shapes are plain ``typing`` (as the TypeScript generator reads them)."""
-    if is_typeddict(kind):
-        hints = get_type_hints(kind)
-        fields = {
-            key: (Required if key in kind.__required_keys__ else NotRequired)[_pydantic_ready(value)]
-            for key, value in hints.items()
-        }
-        rebuilt = typing_extensions.TypedDict(kind.__name__, fields)  # type: ignore[misc]
-        rebuilt.__doc__ = kind.__doc__
-        return rebuilt
-    origin, arguments = get_origin(kind), get_args(kind)
-    if origin is None or not arguments:
-        return kind
-    ready = tuple(_pydantic_ready(argument) for argument in arguments)
-    if origin in (types.UnionType, typing.Union):
-        return typing.Union[ready]  # noqa: UP007  (built from a tuple)
-    if origin is typing.Literal:
-        return kind
-    return origin[ready]

@@ -1,32 +1,29 @@
 """What ``GET /api/mcp/servers`` says: each live server, its tools, resources, prompts, clients and routes.
 
-The discovery file gives the address and the tool list as of its last write; the kernel's own
-``GET /status`` adds what changes per call (call counts, connected clients). When a kernel does
-not answer in time its entry is still listed, from the file, with ``live: false``.
+A kernel's own ``GET /status`` (``shapes.status.ServerStatus``) is validated once and its entries
+passed through. When a kernel does not answer in time, or answers something else, its entry is still
+listed from the discovery file (the components as of its last write, no counters) with ``live: false``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from dataclasses import asdict
-from typing import Any
+import logging
+
+import pydantic
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp.discovery import ServerInfo
+from jupyter_mcp.discovery import PromptSummary, ResourceSummary, ServerInfo, ToolSummary
 from jupyter_mcp.routes import kernel_route, notebook_route
 from jupyter_mcp.serverext.carriers.base import Carrier, credentials
 from jupyter_mcp.serverext.directory import Located
-from jupyter_mcp.serverext.shapes import (
-    ClientEntry,
-    PendingEntry,
-    PromptEntry,
-    QuestionEntry,
-    ResourceEntry,
-    ServerEntry,
-    ToolEntry,
-)
-from jupyter_mcp.tools.calls.calltext import call_text
+from jupyter_mcp.shapes.rest import ServerEntry
+from jupyter_mcp.shapes.status import Counts, PromptEntry, ResourceEntry, ServerStatus, ToolEntry
+
+logger = logging.getLogger(__name__)
+
+_STATUS = pydantic.TypeAdapter(ServerStatus)
+_NOT_YET: Counts = {"calls": 0, "errors": 0, "refused": 0, "running": 0, "mean_duration": None}
 
 
 async def describe_all(located: list[Located], base_url: str, within: float) -> list[ServerEntry]:
@@ -35,8 +32,9 @@ async def describe_all(located: list[Located], base_url: str, within: float) -> 
     return [describe(item, status, base_url) for item, status in zip(located, statuses, strict=True)]
 
 
-def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> ServerEntry:
+def describe(item: Located, status: ServerStatus | None, base_url: str) -> ServerEntry:
     info = item.info
+    known = status or _from_file(info)
     return {
         "kernel_id": info.kernel_id,
         "notebook_path": item.notebook_path,
@@ -44,125 +42,101 @@ def describe(item: Located, status: dict[str, Any] | None, base_url: str) -> Ser
         "version": info.version,
         "live": status is not None,
         "transport": item.carrier.name,
-        "tools": _tools(info, status),
-        "resources": _resources(info, status),
-        "prompts": _prompts(info, status),
-        "clients": [_client(c) for c in (status or {}).get("clients", [])],
-        "calls": int((status or {}).get("calls", info.calls)),
+        "tools": known["tools"],
+        "resources": known["resources"],
+        "prompts": known["prompts"],
+        "clients": known["clients"],
+        "calls": known["calls"],
         "routes": {
             "kernel": kernel_route(base_url, info.kernel_id),
             "notebook": notebook_route(base_url, item.notebook_path) if item.notebook_path else None,
         },
-        "paused": bool((status or {}).get("paused", False)),
-        "pending": [_pending(p) for p in (status or {}).get("pending", [])],
-        "questions": [_question(q) for q in (status or {}).get("questions", [])],
-        "read_only_clients": [str(name) for name in (status or {}).get("read_only_clients", [])],
+        "paused": known["paused"],
+        "pending": known["pending"],
+        "questions": known["questions"],
+        "read_only_clients": known["read_only_clients"],
     }
 
 
-def _tools(info: ServerInfo, status: dict[str, Any] | None) -> list[ToolEntry]:
-    if status is not None:
-        return [_tool(t) for t in status.get("tools", [])]
-    return [
-        ToolEntry(
-            name=t.name, title=t.title, description=t.description, enabled=t.enabled, calls=0, errors=0, running=0
-        )
-        for t in info.tools
-    ]
-
-
-def _tool(data: dict[str, Any]) -> ToolEntry:
+def _from_file(info: ServerInfo) -> ServerStatus:
+    """What the discovery file says: the components as of its last write, nothing live."""
+    tools = [_tool(t) for t in info.tools]
     return {
-        "name": str(data["name"]),
-        "title": data.get("title"),
-        "description": data.get("description"),
-        "enabled": bool(data.get("enabled", True)),
-        "calls": int(data.get("calls", 0)),
-        "errors": int(data.get("errors", 0)),
-        "running": int(data.get("running", 0)),
+        "name": "",
+        "version": info.version,
+        "tools": tools,
+        "resources": [_resource(r) for r in info.resources],
+        "prompts": [_prompt(p) for p in info.prompts],
+        "clients": [],
+        "listeners": 0,
+        "calls": info.calls,
+        "paused": False,
+        "pending": [],
+        "questions": [],
+        "read_only_clients": [],
     }
 
 
-def _resources(info: ServerInfo, status: dict[str, Any] | None) -> list[ResourceEntry]:
-    if status is None:
-        return [_resource({**asdict(r), "calls": 0}) for r in info.resources]
-    return [_resource(r) for r in status.get("resources", [])]
-
-
-def _resource(data: dict[str, Any]) -> ResourceEntry:
+def _tool(summary: ToolSummary) -> ToolEntry:
     return {
-        "uri": str(data["uri"]),
-        "name": str(data.get("name", "")),
-        "title": data.get("title"),
-        "description": data.get("description"),
-        "mime_type": data.get("mime_type"),
-        "template": bool(data.get("template", False)),
-        "enabled": bool(data.get("enabled", True)),
-        "calls": int(data.get("calls", 0)),
+        "name": summary.name,
+        "title": summary.title,
+        "description": summary.description,
+        "enabled": summary.enabled,
+        "tags": summary.tags,
+        "run_on": summary.run_on,
+        **_NOT_YET,
     }
 
 
-def _prompts(info: ServerInfo, status: dict[str, Any] | None) -> list[PromptEntry]:
-    if status is None:
-        return [_prompt({**asdict(p), "calls": 0}) for p in info.prompts]
-    return [_prompt(p) for p in status.get("prompts", [])]
-
-
-def _prompt(data: dict[str, Any]) -> PromptEntry:
+def _resource(summary: ResourceSummary) -> ResourceEntry:
     return {
-        "name": str(data["name"]),
-        "title": data.get("title"),
-        "description": data.get("description"),
-        "arguments": [str(a) for a in data.get("arguments", [])],
-        "enabled": bool(data.get("enabled", True)),
-        "calls": int(data.get("calls", 0)),
+        "name": summary.name,
+        "title": summary.title,
+        "description": summary.description,
+        "enabled": summary.enabled,
+        "tags": summary.tags,
+        "uri": summary.uri,
+        "template": summary.template,
+        "mime_type": summary.mime_type,
+        **_NOT_YET,
     }
 
 
-def _pending(data: dict[str, Any]) -> PendingEntry:
-    arguments = data.get("arguments")
+def _prompt(summary: PromptSummary) -> PromptEntry:
     return {
-        "id": str(data["id"]),
-        "tool": str(data["tool"]),
-        "arguments": arguments if isinstance(arguments, dict) else {},
-        "call": str(data.get("call") or call_text(str(data["tool"]), arguments if isinstance(arguments, dict) else {})),
-        "client": None if data.get("client") is None else str(data["client"]),
-        "asked_at": float(data.get("asked_at", 0.0)),
+        "name": summary.name,
+        "title": summary.title,
+        "description": summary.description,
+        "enabled": summary.enabled,
+        "tags": summary.tags,
+        "arguments": list(summary.arguments),
+        **_NOT_YET,
     }
 
 
-def _question(data: dict[str, Any]) -> QuestionEntry:
-    schema = data.get("schema")
-    return {
-        "id": str(data["id"]),
-        "tool": str(data["tool"]),
-        "message": str(data.get("message", "")),
-        "schema": schema if isinstance(schema, dict) else {},
-        "client": None if data.get("client") is None else str(data["client"]),
-        "asked_at": float(data.get("asked_at", 0.0)),
-    }
-
-
-def _client(data: dict[str, Any]) -> ClientEntry:
-    return {
-        "name": str(data.get("name", "")),
-        "version": str(data.get("version", "")),
-        "protocol_version": str(data.get("protocol_version", "")),
-        "kind": str(data.get("kind", "")),
-        "since": float(data.get("since", 0.0)),
-        "last_seen": float(data.get("last_seen", 0.0)),
-    }
-
-
-async def fetch_status(carrier: Carrier, info: ServerInfo, within: float) -> dict[str, Any] | None:
+async def fetch_status(carrier: Carrier, info: ServerInfo, within: float) -> ServerStatus | None:
     """The kernel's ``GET /status``, or ``None`` if it does not answer well within ``within`` seconds."""
     try:
-        return await asyncio.wait_for(_get_status(carrier, info), within)
-    except (HttpError, TimeoutError, ValueError):
+        body = await asyncio.wait_for(_get_status(carrier, info), within)
+    except (HttpError, TimeoutError):
+        return None
+    if body is None:
+        return None
+    try:
+        return _STATUS.validate_json(body)
+    except pydantic.ValidationError as exc:
+        logger.warning("kernel %s answered a status this server cannot read: %s", info.kernel_id, _first(exc))
         return None
 
 
-async def _get_status(carrier: Carrier, info: ServerInfo) -> dict[str, Any] | None:
+def _first(exc: pydantic.ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "the body"
+    return f"{where}: {error['msg']} ({exc.error_count()} problem(s))"
+
+
+async def _get_status(carrier: Carrier, info: ServerInfo) -> bytes | None:
     exchange = await carrier.open("GET", "/status", credentials(info))
     try:
         exchange.end_request()
@@ -170,7 +144,4 @@ async def _get_status(carrier: Carrier, info: ServerInfo) -> dict[str, Any] | No
         body = await response.read()
     finally:
         exchange.close()  # a no-op once the body was read (the connection is back in the pool)
-    if response.status != 200:
-        return None
-    data = json.loads(body)
-    return data if isinstance(data, dict) else None
+    return body if response.status == 200 else None

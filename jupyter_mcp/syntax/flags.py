@@ -134,6 +134,7 @@ TOOL_FLAGS = FlagSet(
         Flag(
             "--headers", "headers", parse=_header_pairs, help="Parameters sent as HTTP headers too: region=Region,..."
         ),
+        Flag("--no-app", "app", False, help="No MCP App card for this tool in clients that render apps."),
     ),
     OPTION_HELP,
     frozenset({"name", "meta", "icons", "output_schema", "input_schema"}),

@@ -121,8 +121,10 @@ def _is_number(value: Any) -> bool:
 
 def http_client(url: str, token: str | None) -> Client:
     """An ``mcp.Client`` for a live streamable-HTTP server (a notebook's kernel or an exported server)."""
+    import httpx2
     from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
 
     headers = {"Authorization": f"Bearer {token}"} if token else None
-    return Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)))
+    # The SDK's transport speaks httpx2; the timeouts are its own client's: a long call may answer in minutes.
+    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
+    return Client(streamable_http_client(url, http_client=http))

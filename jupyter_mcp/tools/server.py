@@ -16,8 +16,10 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
+from jupyter_mcp.shapes.status import ServerStatus
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
+from jupyter_mcp.tools.apps.surface import AppSurface
 from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.calls.events import CallObserver
 from jupyter_mcp.tools.calls.path import NOTEBOOK, CallPath
@@ -101,7 +103,10 @@ class ToolServer:
         self.tasks = TaskStore(self.calls.task_created, self.settings)
         """Calls running as tasks (the tasks extension)."""
         self.flow = CallFlow(self.calls, self.rounds, self.tasks, self.settings)
-        self.list_cache = ListCache(LISTS)
+        self.app_surface = AppSurface(self.settings, self.registry, lambda: self.result_links)
+        """MCP Apps: each tool's card for clients that render apps (the ``apps`` setting)."""
+        self.calls.add_observer(self.app_surface.live)
+        self.list_cache = ListCache(LISTS, variant=self.app_surface.variant)
         self.settings.on_change(self._setting_changed)
         self.event_stores = EventStores()
         """What 2025-era sessions can resume from, one store per session."""
@@ -291,7 +296,7 @@ class ToolServer:
     def connected_clients(self) -> list[ConnectedClient]:
         return self.clients_tracker.clients()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> ServerStatus:
         """What is served and who uses it, as JSON (``GET /status`` on the HTTP app)."""
         return server_status(self)
 
@@ -374,8 +379,10 @@ class ToolServer:
     # ---- protocol handlers -----------------------------------------------------------------------
 
     def _setting_changed(self, name: str) -> None:
-        if name in ("page_size", "dereference_schemas"):
+        if name in ("page_size", "dereference_schemas", "apps"):
             self.list_cache.clear()
+        if name == "apps":  # the tools of clients that render apps gain or lose their app links
+            self.clients_tracker.list_changed("tool")
 
     def _registry_changed(self, change: RegistryChange) -> None:
         self.list_cache.clear()

@@ -93,6 +93,10 @@ class ServerSettings(BaseModel):
     max_json_depth: Annotated[int, Field(ge=1, le=DEPTH_CEILING)] = 100
     """How deeply a client's message may nest arrays and objects (at most 200, the MCP SDK parser's own
     limit); a deeper one is refused as a parse error (HTTP 400)."""
+    apps: bool = True
+    """Serve every tool's card as an MCP App (its calls, results and progress drawn in the chat) to clients
+    that declare the io.modelcontextprotocol/ui extension; other clients see no difference (a tool opts out
+    with app=False)."""
 
     _listeners: list[SettingListener] = PrivateAttr(default_factory=list)
 
@@ -151,6 +155,7 @@ class ServerOptions(TypedDict, total=False):
     task_retention: float
     max_body_bytes: int | str
     max_json_depth: int
+    apps: bool
 
 
 def explain(exc: ValidationError) -> str:

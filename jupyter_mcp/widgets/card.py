@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import traitlets
 
+from jupyter_mcp.shapes.views import Badge, Component, ComponentStatus, Shown, TryState
 from jupyter_mcp.tools.calls.calltext import short_arguments
 from jupyter_mcp.tools.components.completions import Choices
 from jupyter_mcp.tools.components.resources import ResourceTemplate
@@ -19,7 +20,6 @@ from jupyter_mcp.widgets import snapshot
 from jupyter_mcp.widgets._view import Action, LiveBinding, View, approval_actions
 from jupyter_mcp.widgets.format import format_clock
 from jupyter_mcp.widgets.model import call_row, client_label, component_status, recent_records, waiting_for
-from jupyter_mcp.widgets.shapes import Badge, Component, ComponentStatus, Shown, TryState
 from jupyter_mcp.widgets.tryit import TryIt, TryTarget, prompt_target, template_schema, template_target, tool_target
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from jupyter_mcp.hubenv import BrowserPage, current_hub
-from jupyter_mcp.widgets.shapes import Connection
+from jupyter_mcp.shapes.views import Connection
 
 if TYPE_CHECKING:
     from jupyter_mcp.widgets.host import ServerHost

@@ -11,9 +11,9 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from jupyter_mcp.shapes.views import CallDetail, CallRow, History
 from jupyter_mcp.widgets.format import format_count
 from jupyter_mcp.widgets.model import KINDS, STATUSES, call_detail, call_row, recent_records
-from jupyter_mcp.widgets.shapes import CallDetail, CallRow, History
 
 if TYPE_CHECKING:
     from jupyter_mcp.widgets.host import ServerHost

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from jupyter_mcp.tools.budget.preview import format_size
-from jupyter_mcp.tools.calls.calltext import short_arguments
-from jupyter_mcp.tools.calls.history import outcome_parts, unkeepable
-from jupyter_mcp.widgets.format import era_of, format_clock, format_duration
-from jupyter_mcp.widgets.shapes import (
+from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry
+from jupyter_mcp.shapes.views import (
     CallDetail,
     CallRow,
     CallStatus,
@@ -22,10 +19,12 @@ from jupyter_mcp.widgets.shapes import (
     ComponentStatus,
     LogRow,
     Outcome,
-    Pending,
-    Question,
     SentPreview,
 )
+from jupyter_mcp.tools.budget.preview import format_size
+from jupyter_mcp.tools.calls.calltext import short_arguments
+from jupyter_mcp.tools.calls.history import outcome_parts, unkeepable
+from jupyter_mcp.widgets.format import era_of, format_clock, format_duration
 
 if TYPE_CHECKING:
     import mcp_types as mt
@@ -282,14 +281,9 @@ def client_rows(server: ServerHost) -> list[ClientRow]:
     return list(rows.values())
 
 
-def waiting_for(server: ServerHost, tool: str | None = None) -> tuple[list[Pending], list[Question]]:
+def waiting_for(server: ServerHost, tool: str | None = None) -> tuple[list[PendingEntry], list[QuestionEntry]]:
     """The calls and questions waiting for the notebook user (of one ``tool``, or all)."""
     approvals = server.approvals
-    pending = [_only(Pending, p.describe()) for p in approvals.pending if tool is None or p.tool == tool]
-    questions = [_only(Question, q.describe()) for q in approvals.questions if tool is None or q.tool == tool]
+    pending = [p.describe() for p in approvals.pending if tool is None or p.tool == tool]
+    questions = [q.describe() for q in approvals.questions if tool is None or q.tool == tool]
     return pending, questions
-
-
-def _only(shape: Any, described: dict[str, Any]) -> Any:
-    """The keys of ``shape`` from a wait's ``describe()`` (which says more, for the discovery file)."""
-    return {key: described[key] for key in shape.__annotations__}

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import traitlets
 
+from jupyter_mcp.shapes.views import ComponentRow, Header
 from jupyter_mcp.widgets import snapshot
 from jupyter_mcp.widgets._view import Action, LiveBinding, View, approval_actions
 from jupyter_mcp.widgets.connection import ConnectionState
 from jupyter_mcp.widgets.format import format_count
 from jupyter_mcp.widgets.history import HistoryState
 from jupyter_mcp.widgets.model import KINDS, client_rows, component_rows, waiting_for
-from jupyter_mcp.widgets.shapes import ComponentRow, Header
 
 if TYPE_CHECKING:
     from jupyter_mcp.tools.components.base import Kind

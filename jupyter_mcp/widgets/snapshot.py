@@ -17,8 +17,9 @@ from jupyter_mcp.widgets.format import STATUS_ICONS, first_line, format_count
 from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
 
 if TYPE_CHECKING:
+    from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry
+    from jupyter_mcp.shapes.views import CallRow, ClientRow, Component, ComponentRow, Header
     from jupyter_mcp.widgets.host import ServerHost
-    from jupyter_mcp.widgets.shapes import CallRow, ClientRow, Component, ComponentRow, Header, Pending, Question
 
 CALL_HEADERS = ("time", "status", "client", "name", "arguments", "duration")
 
@@ -133,7 +134,11 @@ def calls_html(rows: Sequence[CallRow]) -> str:
 
 
 def panel_text(
-    server: ServerHost, clients: list[ClientRow], pending: list[Pending], questions: list[Question], rows: list[CallRow]
+    server: ServerHost,
+    clients: list[ClientRow],
+    pending: list[PendingEntry],
+    questions: list[QuestionEntry],
+    rows: list[CallRow],
 ) -> str:
     names = ", ".join(f"{c['name']} {c['version']}" for c in clients)
     lines = [

@@ -15,9 +15,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from jupyter_mcp.shapes.views import TryResult, TryState
 from jupyter_mcp.widgets.format import format_duration
 from jupyter_mcp.widgets.model import outcome, result_outcome
-from jupyter_mcp.widgets.shapes import TryResult, TryState
 
 if TYPE_CHECKING:
     from jupyter_mcp.tools.components.prompts import Prompt

@@ -1,5 +1,6 @@
 import { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { appsPlugin } from './plugins/apps';
 import { approvalsPlugin } from './plugins/approvals';
 import { serversPlugin } from './plugins/servers';
 import { sidebarPlugin } from './plugins/sidebar';
@@ -7,6 +8,12 @@ import { statusPlugin } from './plugins/statusbar';
 
 export { IMCPServers } from './tokens';
 
-const plugins: JupyterFrontEndPlugin<unknown>[] = [serversPlugin, sidebarPlugin, statusPlugin, approvalsPlugin];
+const plugins: JupyterFrontEndPlugin<unknown>[] = [
+  serversPlugin,
+  sidebarPlugin,
+  statusPlugin,
+  approvalsPlugin,
+  appsPlugin
+];
 
 export default plugins;

@@ -2,8 +2,17 @@ import { Poll } from '@lumino/polling';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { requestAPI } from './request';
-import { IApprovalAnswer, IMCPServers, IQuestionReply } from './tokens';
-import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry, IUnionReply } from './types';
+import { IMCPServers } from './tokens';
+import {
+  ClientKind,
+  IApprovalAnswer,
+  IConfigReply,
+  IPendingEntry,
+  IQuestionEntry,
+  IQuestionReply,
+  IServerEntry,
+  IUnionReply
+} from './types';
 
 /**
  * Milliseconds between refreshes while the page is visible (the poll stands by when it is hidden).

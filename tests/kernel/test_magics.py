@@ -126,6 +126,19 @@ def test_every_option(kernel: Kernel) -> None:
     }
 
 
+def test_no_app_and_the_apps_setting(kernel: Kernel) -> None:
+    kernel.run(
+        """
+        %%mcp_tool --no-app
+        def quiet() -> str:
+            \"\"\"No card in clients that render apps.\"\"\"
+            return "x"
+        """
+    )
+    out = kernel.run("print(server.tools['quiet'].app, server.settings.apps)")
+    assert out.stdout.split() == ["False", "True"]
+
+
 def test_named_function_among_several(kernel: Kernel) -> None:
     out = kernel.execute(
         """

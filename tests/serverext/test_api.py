@@ -42,13 +42,17 @@ async def test_servers_lists_live_tools_clients_and_routes(
     assert entry["live"] is True
     assert entry["routes"] == {"kernel": f"{BASE_URL}mcp/kernels/{notebook.kernel_id}", "notebook": NOTEBOOK_ROUTE}
     (tool,) = entry["tools"]
+    assert tool.pop("mean_duration") > 0
     assert tool == {
         "name": "get_var",
         "title": None,
         "description": "Return repr() of a notebook variable.",
         "enabled": True,
+        "tags": [],
+        "run_on": "worker",
         "calls": 1,
         "errors": 0,
+        "refused": 0,
         "running": 0,
     }
     assert entry["calls"] == 1
@@ -131,6 +135,9 @@ async def test_servers_list_resources_and_prompts(jp_fetch: Any, notebook: Noteb
     await notebook.run("%mcp disable greet\nr = await server.read_resource('data://notes/monday')")
     (entry,) = await get_json(jp_fetch, "api", "mcp", "servers")
     assert entry["tools"] == []
+    assert [r.pop("mean_duration") > 0 for r in entry["resources"]] == [True, True]
+    assert entry["prompts"][0].pop("mean_duration") is None  # never got
+    never = {"errors": 0, "refused": 0, "running": 0, "tags": []}
     assert entry["resources"] == [
         {
             "uri": "data://motd",
@@ -141,6 +148,7 @@ async def test_servers_list_resources_and_prompts(jp_fetch: Any, notebook: Noteb
             "template": False,
             "enabled": True,
             "calls": 1,  # the card's preview read
+            **never,
         },
         {
             "uri": "data://notes/{day}",
@@ -151,6 +159,7 @@ async def test_servers_list_resources_and_prompts(jp_fetch: Any, notebook: Noteb
             "template": True,
             "enabled": True,
             "calls": 1,
+            **never,
         },
     ]
     assert entry["prompts"] == [
@@ -161,5 +170,6 @@ async def test_servers_list_resources_and_prompts(jp_fetch: Any, notebook: Noteb
             "arguments": ["name"],
             "enabled": False,
             "calls": 0,
+            **never,
         }
     ]

@@ -102,8 +102,11 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def forget_gateway() -> Iterator[None]:
-    """``GatewayClient`` is a singleton: the next test's server must not inherit the gateway. Cleared
-    after pytest-jupyter's cleanup, which shuts the kernels down through it."""
+    """``GatewayClient`` is a singleton: a server must not inherit an earlier test's (with a gateway, or
+    without one: any Jupyter server made one, and a gateway test after it ran its kernels locally).
+    Cleared before the server is made, and after pytest-jupyter's cleanup, which shuts the kernels
+    down through it."""
+    GatewayClient.clear_instance()
     yield
     GatewayClient.clear_instance()
 

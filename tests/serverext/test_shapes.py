@@ -1,4 +1,4 @@
-"""The REST replies, ``serverext/shapes.py`` and ``labextension/src/types.ts`` say the same thing.
+"""The REST replies, ``jupyter_mcp/shapes`` and ``labextension/src/types.ts`` say the same thing.
 
 types.ts is generated from the shapes (checked here to be up to date), and real replies of a
 real Jupyter server are checked against the shapes key for key: a field added on one side only
@@ -13,12 +13,15 @@ import sys
 import types
 import typing
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import mcp_types as mt
+from typing_extensions import is_typeddict
 
 from jupyter_mcp.clientconfig import CLIENTS
-from jupyter_mcp.serverext.shapes import ConfigReply, ServerEntry
+from jupyter_mcp.shapes.rest import ConfigReply, ServerEntry
+from jupyter_mcp.shapes.status import ServerStatus
+from jupyter_mcp.tools import ToolServer
 from tests.serverext.conftest import Notebook, jupyter_client
 from tests.serverext.test_proxy import TOOLS, kernel_url
 
@@ -74,7 +77,8 @@ def _scalar_fits(value: Any, shape: Any) -> bool:
 
 
 def test_the_checker_finds_a_field_on_one_side_only() -> None:
-    tool = {"name": "t", "title": None, "description": "d", "enabled": True, "calls": 1, "errors": 0, "running": 0}
+    counts = {"calls": 1, "errors": 0, "refused": 0, "running": 0, "mean_duration": 0.5}
+    tool = {"name": "t", "title": None, "description": "d", "enabled": True, "tags": [], "run_on": "worker", **counts}
     entry = {
         "kernel_id": "k", "notebook_path": None, "started": 1.5, "version": "1", "live": True, "transport": "http",
         "tools": [tool],
@@ -88,6 +92,34 @@ def test_the_checker_finds_a_field_on_one_side_only() -> None:
     ]
     del entry["live"]
     assert mismatches(entry, ServerEntry) == ["reply: 'live' is missing"]
+
+
+def test_a_servers_own_status_is_its_shape() -> None:
+    """What a kernel's ``GET /status`` says, key for key (the REST API passes its entries through)."""
+    server = ToolServer(name="shapes")
+
+    @server.tool(tags={"demo"})
+    def add(a: int, b: int = 0) -> int:
+        """Adds."""
+        return a + b
+
+    @server.resource("data://cities", mime_type="application/json")
+    def cities() -> list[str]:
+        return ["Oslo"]
+
+    @server.resource("data://t/{id}")
+    def table(id: str) -> str:
+        return id
+
+    @server.prompt
+    def review(code: str) -> str:
+        return f"Review {code}"
+
+    status = server.status()
+    assert mismatches(status, ServerStatus) == []
+    assert [entry["run_on"] for entry in status["tools"]] == ["worker"]
+    assert [entry["template"] for entry in status["resources"]] == [False, True]
+    assert status["prompts"][0]["arguments"] == ["code"]
 
 
 async def get_json(jp_fetch: Any, *parts: str, **params: str) -> Any:

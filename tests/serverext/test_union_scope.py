@@ -13,7 +13,7 @@ import mcp_types as mt
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from jupyter_mcp.serverext.shapes import UnionReply
+from jupyter_mcp.shapes.rest import UnionReply
 from tests.conftest import header_client
 from tests.serverext.conftest import Notebook, jupyter_client
 from tests.serverext.test_shapes import mismatches

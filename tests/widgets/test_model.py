@@ -11,7 +11,7 @@ from typing import Any, get_type_hints
 import mcp_types as mt
 import pytest
 
-from jupyter_mcp.serverext.shapes import PendingEntry, QuestionEntry
+from jupyter_mcp.shapes import views as shapes
 from jupyter_mcp.tools.calls.events import (
     CallFinished,
     CallStarted,
@@ -23,7 +23,6 @@ from jupyter_mcp.tools.calls.events import (
     TaskCreated,
 )
 from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
-from jupyter_mcp.widgets import shapes
 from jupyter_mcp.widgets.model import call_detail, call_row, waiting_text
 
 
@@ -176,12 +175,6 @@ async def test_the_detail_of_a_call_sent_as_a_preview_says_what_the_client_got()
         "content": record.preview.content,
     }
     assert any(block.get("type") == "resource_link" for block in record.preview.content)
-
-
-def test_the_widgets_pending_and_question_are_the_rest_apis() -> None:
-    """Kernel code cannot import the server extension: the two definitions are kept equal here."""
-    assert get_type_hints(shapes.Pending) == get_type_hints(PendingEntry)
-    assert get_type_hints(shapes.Question) == get_type_hints(QuestionEntry)
 
 
 @pytest.mark.parametrize("shape", [shapes.CallRow, shapes.CallDetail, shapes.Component])

@@ -10,15 +10,14 @@ and both raise ``HttpError`` when a request cannot be completed.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Iterable
-from typing import Literal, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp._wire.http import Exchange
 from jupyter_mcp._wire.origin import split_url
 from jupyter_mcp.discovery import ServerInfo
-
-CarrierName = Literal["http", "kernel"]
+from jupyter_mcp.shapes.rest import CarrierName
 
 
 class UpstreamResponse(Protocol):

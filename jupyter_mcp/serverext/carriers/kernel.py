@@ -27,9 +27,9 @@ from typing import Any
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp._wire.frames import COMM_TARGET, PROTOCOL, RequestFrame
 from jupyter_mcp.discovery import ServerInfo
-from jupyter_mcp.serverext.carriers.base import CarrierName
 from jupyter_mcp.serverext.carriers.exchange import ChannelExchange
 from jupyter_mcp.serverext.carriers.links import Link, Message
+from jupyter_mcp.shapes.rest import CarrierName
 
 logger = logging.getLogger(__name__)
 

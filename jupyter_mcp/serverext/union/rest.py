@@ -17,11 +17,12 @@ from tornado import web
 from jupyter_mcp.jsonlimits import JSONRefused, load_object
 from jupyter_mcp.routes import union_route
 from jupyter_mcp.serverext.services import Services
-from jupyter_mcp.serverext.shapes import ClientEntry, UnionNotebook, UnionReply
 from jupyter_mcp.serverext.union.live.catalog import View
 from jupyter_mcp.serverext.union.live.members import Member
 from jupyter_mcp.serverext.union.live.scope import Scope
 from jupyter_mcp.serverext.union.live.union import SeenClient, Union
+from jupyter_mcp.shapes.rest import UnionNotebook, UnionReply
+from jupyter_mcp.shapes.status import ClientEntry
 
 AUTH_RESOURCE = "kernels"
 

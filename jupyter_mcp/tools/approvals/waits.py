@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 import mcp_types as mt
 
+from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry, WaitEntry, WaitKind
 from jupyter_mcp.tools.calls.calltext import call_text
 from jupyter_mcp.tools.calls.events import Verdict, Via
 
-WaitKind = Literal["approval", "question"]
 _A = TypeVar("_A")
 
 Decided = tuple[Verdict, Via, str | None, float | None]
@@ -57,8 +57,8 @@ class NotebookWait(Generic[_A]):
         except TimeoutError:
             return otherwise
 
-    def describe(self) -> dict[str, Any]:
-        """JSON for the discovery file and the REST API: what JupyterLab needs to show it."""
+    def describe(self) -> WaitEntry:
+        """What every view of it needs (the status, the REST API, the widgets)."""
         return {"kind": self.kind, "id": self.id, "tool": self.tool, "client": self.client, "asked_at": self.asked_at}
 
 
@@ -85,7 +85,7 @@ class PendingCall(NotebookWait[Decided]):
         """The decision, or a denial by ``timeout`` after ``within`` seconds."""
         return await self._wait(within, ("denied", "timeout", f"no answer within {within:g} s", None))
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> PendingEntry:
         return {**super().describe(), "arguments": self.arguments, "call": call_text(self.tool, self.arguments)}
 
     def __repr__(self) -> str:
@@ -114,7 +114,7 @@ class NotebookQuestion(NotebookWait[mt.ElicitResult]):
         """The answer, or ``cancel`` when nobody answered within ``within`` seconds."""
         return await self._wait(within, mt.ElicitResult(action="cancel"))
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> QuestionEntry:
         return {**super().describe(), "message": self.message, "schema": self.schema}
 
     def __repr__(self) -> str:

@@ -12,11 +12,11 @@ from typing import Any, Protocol
 
 import anyio
 
+from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.calls.context import CallScope
 from jupyter_mcp.tools.calls.events import LateResult
 from jupyter_mcp.tools.calls.executors import Executor, UnavailableExecutor, WorkerExecutor
 from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction
-from jupyter_mcp.tools.components.options import RunOn
 from jupyter_mcp.tools.errors import ToolTimeoutError
 
 ExecutionHook = Callable[[CallScope], AbstractContextManager[None]]

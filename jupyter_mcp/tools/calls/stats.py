@@ -6,6 +6,7 @@ import dataclasses
 import threading
 from dataclasses import dataclass
 
+from jupyter_mcp.shapes.status import Counts
 from jupyter_mcp.tools.calls.events import BaseCallObserver, CallFinished, CallStarted, Decision
 from jupyter_mcp.tools.components.base import Kind
 
@@ -25,7 +26,7 @@ class ToolCounts:
     def mean_duration(self) -> float | None:
         return self.total_duration / self.finished if self.finished else None
 
-    def to_json(self) -> dict[str, float | int | None]:
+    def to_json(self) -> Counts:
         return {
             "calls": self.calls,
             "errors": self.errors,

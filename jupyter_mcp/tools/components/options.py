@@ -14,10 +14,10 @@ from typing import Any, Literal, TypedDict
 
 import mcp_types as mt
 
+from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.errors import ToolDefinitionError
 from jupyter_mcp.tools.settings import ServerSettings
 
-RunOn = Literal["worker", "main"]
 TaskSupport = Literal["optional", "required"]
 
 
@@ -55,6 +55,7 @@ class ToolOptions(CommonOptions, total=False):
     confirm: bool | None
     task: bool | TaskSupport
     headers: Mapping[str, str] | None
+    app: bool
 
 
 Completer = Callable[..., "Iterable[str] | Awaitable[Iterable[str]]"]
@@ -100,6 +101,7 @@ OPTION_HELP: dict[str, str] = {
     "confirm": "Each client call waits for the notebook user to allow it (None follows the server's confirm setting).",
     "task": "True or 'optional': a long call may become a task for clients that support tasks; 'required': only so.",
     "headers": "Parameters mirrored into HTTP headers (2026 era): {'region': 'Region'} sends Mcp-Param-Region.",
+    "app": "False: no MCP App card for this tool, even for clients that render apps (see the server's apps setting).",
 }
 """One sentence per tool option key: the API docs and the magic's ``--help`` both say this."""
 

@@ -28,6 +28,7 @@ from mcp.shared.path_security import contains_path_traversal, is_absolute_path
 from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 from pydantic import ValidationError
 
+from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.component import Component, common_fields
 from jupyter_mcp.tools.components.contents import ResourceContents, mime_for_annotation, to_contents
@@ -36,7 +37,6 @@ from jupyter_mcp.tools.components.options import (
     RESOURCE_OPTION_HELP,
     Completer,
     ResourceOptions,
-    RunOn,
     check_option_keys,
 )
 from jupyter_mcp.tools.components.registry import Registry

@@ -12,12 +12,13 @@ import jsonschema
 import mcp_types as mt
 from pydantic import ValidationError
 
+from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.component import Component, common_fields
 from jupyter_mcp.tools.components.content import ToolResult
 from jupyter_mcp.tools.components.function import WRAP_RESULT_KEY, BoundCall, ParsedFunction, parse_function
 from jupyter_mcp.tools.components.headers import with_param_headers
-from jupyter_mcp.tools.components.options import INFER, OPTION_HELP, RunOn, TaskSupport, ToolOptions, check_option_keys
+from jupyter_mcp.tools.components.options import INFER, OPTION_HELP, TaskSupport, ToolOptions, check_option_keys
 from jupyter_mcp.tools.components.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
 from jupyter_mcp.tools.components.schema import dereference
 from jupyter_mcp.tools.components.verbatim import VerbatimSchema
@@ -60,6 +61,8 @@ class Tool(Component):
     """Whether a call may become a task (the tasks extension): ``"optional"``, ``"required"`` or never."""
     param_headers: dict[str, str] | None = None
     """Parameter -> header name, mirrored by 2026-era clients as ``Mcp-Param-<name>``."""
+    app: bool = True
+    """Whether clients that render MCP Apps get this tool's card as its app (and the server's ``apps`` is on)."""
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> Tool:
@@ -85,6 +88,7 @@ class Tool(Component):
             result_budget=parse_budget(options.get("result_budget"), f"tool {parsed.name!r}"),
             task=_task_support(parsed.name, options.get("task", False)),
             param_headers=_param_headers(parsed.name, verbatim.schema if verbatim else parsed.input_schema, headers),
+            app=_app(parsed.name, options.get("app", True)),
         )
 
     @cached_property
@@ -222,6 +226,12 @@ def _task_support(name: str, value: bool | TaskSupport) -> TaskSupport | None:
     if value == "required":
         return "required"
     raise ToolDefinitionError(f"tool {name!r}: task must be True, False, 'optional' or 'required', got {value!r}")
+
+
+def _app(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ToolDefinitionError(f"tool {name!r}: app must be True or False, got {value!r}")
+    return value
 
 
 def _param_headers(name: str, schema: Mapping[str, Any], headers: Mapping[str, str] | None) -> dict[str, str] | None:

@@ -29,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
+from jupyter_mcp.tools.apps.surface import AppSurface
 from jupyter_mcp.tools.calls.path import CallPath, Origin
 from jupyter_mcp.tools.calls.rounds import InputRounds, state_boundary
 from jupyter_mcp.tools.calls.tasks import TASKS_EXTENSION, TaskParams, TaskStore, TaskUpdateParams
@@ -43,7 +44,7 @@ from jupyter_mcp.tools.errors import (
     UnknownPromptError,
 )
 from jupyter_mcp.tools.protocol.checks import explain_invalid_params
-from jupyter_mcp.tools.protocol.flow import CallFlow
+from jupyter_mcp.tools.protocol.flow import CallFlow, ToolCallAnswer
 from jupyter_mcp.tools.protocol.listcache import ListCache
 from jupyter_mcp.tools.protocol.sessions import ClientTracker, ThreadSafeBus, client_info_of, subscriptions_of
 from jupyter_mcp.tools.settings import ServerSettings
@@ -69,6 +70,7 @@ class Served(Protocol):
     bus: ThreadSafeBus
     clients_tracker: ClientTracker
     list_cache: ListCache
+    app_surface: AppSurface
 
 
 class _LowLevelServer(Server[Any]):
@@ -128,7 +130,7 @@ def build_lowlevel(server: Served, name: str, version: str, instructions: str | 
     lowlevel.add_request_handler("logging/setLevel", mt.SetLevelRequestParams, handlers.set_level)
     # Registered here rather than as on_call_tool=: a call may also answer with a CreateTaskResult or
     # an InputRequiredResult (see callflow.py).
-    lowlevel.add_request_handler("tools/call", mt.CallToolRequestParams, server.flow)
+    lowlevel.add_request_handler("tools/call", mt.CallToolRequestParams, handlers.call_tool)
     lowlevel.add_request_handler("tasks/get", TaskParams, server.tasks.get)
     lowlevel.add_request_handler("tasks/update", TaskUpdateParams, server.tasks.update)
     lowlevel.add_request_handler("tasks/cancel", TaskParams, server.tasks.cancel)
@@ -147,9 +149,14 @@ class Handlers:
     # ---- tools -----------------------------------------------------------------------------------
 
     async def list_tools(self, ctx: Ctx, params: mt.PaginatedRequestParams | None) -> mt.ListToolsResult:
-        page, cursor = self._page(self.server.registry.visible(), params)
+        tools = self.server.registry.visible()
         deref = self.server.settings.dereference_schemas
-        return mt.ListToolsResult(tools=[t.to_mcp(dereference_schemas=deref) for t in page], next_cursor=cursor)
+        entries = self.server.app_surface.listed(ctx, tools, [t.to_mcp(dereference_schemas=deref) for t in tools])
+        page, cursor = self._page(entries, params)
+        return mt.ListToolsResult(tools=list(page), next_cursor=cursor)
+
+    async def call_tool(self, ctx: Ctx, params: mt.CallToolRequestParams) -> ToolCallAnswer | mt.CallToolResult:
+        return await self.server.app_surface.call(ctx, params, lambda: self.server.flow(ctx, params))
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self.server.registry.get(name)
@@ -171,6 +178,9 @@ class Handlers:
 
     async def read_resource(self, ctx: Ctx, params: mt.ReadResourceRequestParams) -> mt.ReadResourceResult:
         try:
+            app = self.server.app_surface.read(ctx, params.uri, self.server.settings.dereference_schemas)
+            if app is not None:  # an app's document is not a read of the notebook's: nothing is recorded
+                return app
             return await self.server.calls.read_resource(params.uri, Origin(ctx, client_info_of(ctx)))
         except ToolError as exc:
             raise protocol_error(exc, ctx.protocol_version) from None

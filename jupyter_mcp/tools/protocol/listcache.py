@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp_types import CLIENT_CAPABILITIES_META_KEY
 
 from jupyter_mcp.tools import codec
 
@@ -60,13 +61,21 @@ class ListCache:
                 self._entries[key] = _Entry(result)
         return result
 
-    def encoded(self, method: str, protocol_version: str, params: Mapping[str, Any] | None) -> tuple[bytes, str] | None:
-        """The cached result's JSON and its ETag, or ``None`` (not cached yet: serve it once the usual way)."""
+    def encoded(
+        self,
+        method: str,
+        protocol_version: str,
+        params: Mapping[str, Any] | None,
+        capabilities: Mapping[str, Any] | None,
+    ) -> tuple[bytes, str] | None:
+        """The cached result's JSON and its ETag, or ``None`` (not cached yet: serve it once the usual way).
+
+        ``capabilities``: what the client declared, as JSON (this request's envelope in the 2026 era, the
+        session's handshake in the 2025 era), for the ``variant``.
+        """
         cacheable, cursor = _cursor(params)
         if method not in self.methods or not cacheable:
             return None
-        meta = params.get("_meta") if params is not None else None
-        capabilities = meta.get("io.modelcontextprotocol/clientCapabilities") if isinstance(meta, dict) else None
         variant = self.variant(capabilities) if self.variant is not None else None
         with self._lock:
             entry = self._entries.get((method, protocol_version, cursor, variant))
@@ -86,9 +95,17 @@ class ListCache:
     def _variant_of(self, ctx: ServerRequestContext[Any, Any]) -> Hashable:
         if self.variant is None:
             return None
-        params = ctx.session.client_params
-        capabilities = params.capabilities.model_dump(by_alias=True, exclude_none=True) if params else None
-        return self.variant(capabilities)
+        # The connection's capabilities: the handshake's (2025 era) or this request's envelope (2026 era, where
+        # client info, and so client_params, may be absent while the capabilities are there).
+        capabilities = ctx.session.client_capabilities
+        return self.variant(capabilities.model_dump(by_alias=True, exclude_none=True) if capabilities else None)
+
+
+def envelope_capabilities(params: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The capabilities a 2026-era request declares in its ``_meta`` envelope."""
+    meta = params.get("_meta") if params is not None else None
+    capabilities = meta.get(CLIENT_CAPABILITIES_META_KEY) if isinstance(meta, dict) else None
+    return capabilities if isinstance(capabilities, dict) else None
 
 
 def _cursor(params: Mapping[str, Any] | None) -> tuple[bool, str | None]:

@@ -201,6 +201,13 @@ class ClientTracker:
             session.last_seen = time.time()
             return session.connection.protocol_version
 
+    def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
+        """What open 2025-era session ``session_id`` declared in its handshake, as JSON (``None``: nothing)."""
+        with self._lock:
+            session = self._sessions.get(self._by_session_id.get(session_id, 0))
+        capabilities = session.connection.client_capabilities if session is not None else None
+        return capabilities.model_dump(by_alias=True, exclude_none=True) if capabilities is not None else None
+
     def _forget(self, key: int) -> None:
         with self._lock:
             removed = self._sessions.pop(key, None)

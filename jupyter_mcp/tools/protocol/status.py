@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, Protocol
 
 from mcp.server import Server
 
+from jupyter_mcp.shapes.status import (
+    ClientEntry,
+    ComponentEntry,
+    PromptEntry,
+    ResourceEntry,
+    ServerStatus,
+    ToolEntry,
+)
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.calls.stats import ToolStats
 from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
@@ -38,36 +45,39 @@ class Described(Protocol):
     def connected_clients(self) -> list[ConnectedClient]: ...
 
 
-def status(server: Described) -> dict[str, Any]:
+def status(server: Described) -> ServerStatus:
     """Name, version, every tool, resource and prompt with its counters, the clients and the call count."""
+    approvals = server.approvals
     return {
         "name": server.name,
-        "version": server.lowlevel.version,
-        "tools": [{**_entry(server, tool, server.registry), "run_on": tool.run_on} for tool in server.tools.values()],
-        "resources": [
-            {
-                **_entry(server, item, server.resource_registry),
-                "uri": item.key,
-                "template": item.is_template,
-                "mime_type": item.mime_type,
-            }
-            for item in server.resources.values()
-        ],
-        "prompts": [
-            {**_entry(server, prompt, server.prompt_registry), "arguments": [a.name for a in prompt.arguments]}
-            for prompt in server.prompts.values()
-        ],
-        "clients": [asdict(client) for client in server.connected_clients()],
+        "version": server.lowlevel.version or "",
+        "tools": [_tool(server, tool) for tool in server.tools.values()],
+        "resources": [_resource(server, item) for item in server.resources.values()],
+        "prompts": [_prompt(server, prompt) for prompt in server.prompts.values()],
+        "clients": [_client(client) for client in server.connected_clients()],
         "listeners": server.bus.listener_count,
         "calls": server.stats.total_calls,
-        "paused": server.approvals.paused,
-        "pending": [pending.describe() for pending in server.approvals.pending],
-        "questions": [question.describe() for question in server.approvals.questions],
-        "read_only_clients": sorted(server.approvals.read_only_clients),
+        "paused": approvals.paused,
+        "pending": [pending.describe() for pending in approvals.pending],
+        "questions": [question.describe() for question in approvals.questions],
+        "read_only_clients": sorted(approvals.read_only_clients),
     }
 
 
-def _entry(server: Described, item: Any, registry: Registry[Any]) -> dict[str, Any]:
+def _tool(server: Described, tool: Tool) -> ToolEntry:
+    return {**_entry(server, tool, server.registry), "run_on": tool.run_on}
+
+
+def _resource(server: Described, item: AnyResource) -> ResourceEntry:
+    entry = _entry(server, item, server.resource_registry)
+    return {**entry, "uri": item.key, "template": item.is_template, "mime_type": item.mime_type}
+
+
+def _prompt(server: Described, prompt: Prompt) -> PromptEntry:
+    return {**_entry(server, prompt, server.prompt_registry), "arguments": [a.name for a in prompt.arguments]}
+
+
+def _entry(server: Described, item: Tool | AnyResource | Prompt, registry: Registry[Any]) -> ComponentEntry:
     return {
         "name": item.name,
         "title": item.title,
@@ -75,4 +85,15 @@ def _entry(server: Described, item: Any, registry: Registry[Any]) -> dict[str, A
         "enabled": registry.is_visible(item),
         "tags": sorted(item.tags),
         **server.stats.for_tool(item.key, registry.kind).to_json(),
+    }
+
+
+def _client(client: ConnectedClient) -> ClientEntry:
+    return {
+        "name": client.name,
+        "version": client.version,
+        "protocol_version": client.protocol_version,
+        "since": client.since,
+        "last_seen": client.last_seen,
+        "kind": client.kind,
     }

@@ -3,6 +3,7 @@ import { ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyte
 import { mcpIcon } from '../icon';
 import { ToolsPanel } from '../panel';
 import { IMCPServers, PANEL_ID } from '../tokens';
+import { OPEN_APPS } from './apps';
 
 /**
  * The "MCP Tools" panel in the left sidebar.
@@ -14,7 +15,9 @@ export const sidebarPlugin: JupyterFrontEndPlugin<void> = {
   requires: [IMCPServers],
   optional: [ILayoutRestorer],
   activate: (app: JupyterFrontEnd, servers: IMCPServers, restorer: ILayoutRestorer | null): void => {
-    const panel = new ToolsPanel(servers);
+    const panel = new ToolsPanel(servers, (server, tool) =>
+      app.commands.execute(OPEN_APPS, { kernel_id: server.kernel_id, tool: tool.name })
+    );
     panel.id = PANEL_ID;
     panel.title.icon = mcpIcon;
     app.shell.add(panel, 'left', { rank: 850 });

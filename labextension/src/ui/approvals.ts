@@ -8,7 +8,7 @@
 import { callCode, h } from './dom';
 import { button } from './controls';
 import { SchemaForm } from './form';
-import { IPending, IQuestion } from './shapes';
+import { IPendingEntry, IQuestionEntry } from '../types';
 
 /** Minutes "Allow this client for N min" offers first. */
 export const ALLOW_FOR_MINUTES = 10;
@@ -19,19 +19,19 @@ export interface IApprovalHandlers {
 }
 
 /** `desk-agent wants to call reset_sales(region='north')`: the one sentence every view writes. */
-export function pendingText(pending: IPending): string {
+export function pendingText(pending: IPendingEntry): string {
   return `${pending.client ?? 'A client'} wants to call ${pending.call}`;
 }
 
 /** `export_table asks you (for desk-agent): Which table?` */
-export function questionText(question: IQuestion): string {
+export function questionText(question: IQuestionEntry): string {
   const client = question.client ? ` (for ${question.client})` : '';
   return `${question.tool} asks you${client}: ${question.message}`;
 }
 
 /** One waiting call with its three answers; answering disables the buttons until the view drops it. */
 export class ApprovalControl {
-  constructor(pending: IPending, handlers: IApprovalHandlers) {
+  constructor(pending: IPendingEntry, handlers: IApprovalHandlers) {
     this.node = h('div', 'jmcp-approval');
     this.node.dataset.callId = pending.id;
     this.node.setAttribute('role', 'group');
@@ -101,7 +101,7 @@ export interface IQuestionHandlers {
 
 /** A tool's question: its sentence, a form from its schema, Send and Decline. */
 export class QuestionControl {
-  constructor(question: IQuestion, handlers: IQuestionHandlers) {
+  constructor(question: IQuestionEntry, handlers: IQuestionHandlers) {
     this.node = h('div', 'jmcp-question');
     this.node.dataset.callId = question.id;
     this.node.setAttribute('role', 'group');

@@ -224,8 +224,12 @@ interface IControl {
  * line) and returns `null` when a field cannot be read; editing clears the complaint.
  */
 export class SchemaForm {
-  constructor(schema: Schema | null, options: { empty?: string } = {}) {
-    this.fields = fields(schema);
+  /** `options.values`: arguments to start from (a call to run again) instead of the schema's defaults. */
+  constructor(schema: Schema | null, options: { empty?: string; values?: { [name: string]: unknown } } = {}) {
+    const values = options.values ?? {};
+    this.fields = fields(schema).map(spec =>
+      spec.name in values ? { ...spec, initial: initialOf(spec.kind, { default: values[spec.name] }) } : spec
+    );
     this.node = h('div', 'jmcp-form');
     for (const spec of this.fields) {
       const control = controlFor(spec);

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from typing import Any, Literal, TypedDict, TypeVar
+from typing import Any, TypeVar
 
 import jsonschema
 import pydantic
@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from jupyter_mcp.discovery import ADMIN_HEADER
 from jupyter_mcp.jsonlimits import JSONRefused, load_object
+from jupyter_mcp.shapes.answers import PauseState, ReadOnlyClients, Settled
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion
 
@@ -44,55 +45,6 @@ class _AnyId(Convertor[str]):
 
 
 register_url_convertor("any_id", _AnyId())
-
-
-class ApprovalAnswer(TypedDict, total=False):
-    """What JupyterLab sends for a waiting call."""
-
-    decision: Literal["allow", "deny"]
-    reason: str | None
-    """Deny only: the client sees it."""
-    minutes: float | None
-    """Allow only: this client's next calls run unasked for this long."""
-
-
-class QuestionReply(TypedDict, total=False):
-    """What JupyterLab sends for a tool's question to the notebook user."""
-
-    action: Literal["accept", "decline"]
-    content: dict[str, Any]
-    """Accept only: the form's values, checked against the question's schema."""
-
-
-class ClientLimit(TypedDict):
-    """What JupyterLab sends to limit a client to read-only tools (or lift the limit)."""
-
-    client: str
-    read_only: bool
-
-
-class PauseSwitch(TypedDict):
-    """What JupyterLab sends to pause all tools (or resume them)."""
-
-    paused: bool
-
-
-class Settled(TypedDict):
-    """The answer to a waiting call or question was taken."""
-
-    ok: bool
-
-
-class PauseState(TypedDict):
-    """Whether the tools are paused now."""
-
-    paused: bool
-
-
-class ReadOnlyClients(TypedDict):
-    """The clients limited to read-only tools now."""
-
-    read_only_clients: list[str]
 
 
 def approval_routes(approvals: Approvals) -> list[Route]:

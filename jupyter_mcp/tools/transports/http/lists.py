@@ -24,13 +24,17 @@ from starlette.datastructures import Headers
 from starlette.types import Scope, Send
 
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.protocol.listcache import envelope_capabilities
 
 
 class CachedLists(Protocol):
     """Finished list answers as bytes (the server's ``ListCache``)."""
 
-    def encoded(self, method: str, version: str, params: Mapping[str, Any] | None) -> tuple[bytes, str] | None:
-        """The result's JSON and its validator (an ETag), if this exact list is cached."""
+    def encoded(
+        self, method: str, version: str, params: Mapping[str, Any] | None, capabilities: Mapping[str, Any] | None
+    ) -> tuple[bytes, str] | None:
+        """The result's JSON and its validator (an ETag), if this exact list is cached for a client declaring
+        ``capabilities`` (lists differ by what a client renders: MCP Apps)."""
         ...
 
 
@@ -38,6 +42,10 @@ class Sessions(Protocol):
     """Who is connected (the server's ``ClientTracker``)."""
 
     def seen_modern(self, name: str, version: str, protocol_version: str) -> None: ...
+    def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
+        """What an open 2025-era session declared in its handshake, as JSON."""
+        ...
+
     def session_version(self, session_id: str) -> str | None:
         """The protocol version an open 2025-era session negotiated (``None``: not known here)."""
         ...
@@ -53,7 +61,8 @@ class ListReplies:
 
     async def modern(self, send: Send, message: dict[str, Any], protocol_version: str, client_info: Any) -> bool:
         """Answer a checked 2026-era list request from bytes; ``False`` if it is not cached."""
-        hit = self.lists.encoded(message["method"], protocol_version, message.get("params"))
+        params = message.get("params")
+        hit = self.lists.encoded(message["method"], protocol_version, params, envelope_capabilities(params))
         if hit is None:
             return False
         info = client_info if isinstance(client_info, dict) else {}
@@ -71,7 +80,8 @@ class ListReplies:
         version = self.sessions.session_version(session_id)
         if version is None:
             return False
-        hit = self.lists.encoded(message["method"], version, message.get("params"))
+        capabilities = self.sessions.session_capabilities(session_id)
+        hit = self.lists.encoded(message["method"], version, message.get("params"), capabilities)
         if hit is None or not self.session_open(session_id):
             return False
         await _send_list(send, message["id"], *hit, session_id=session_id)

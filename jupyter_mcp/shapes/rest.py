@@ -1,103 +1,21 @@
-"""The REST API's replies (``/api/mcp/servers``, ``/api/mcp/config``, ``/api/mcp/union``): their one typed definition.
+"""The REST API's replies (``/api/mcp/servers``, ``/api/mcp/config``, ``/api/mcp/union``): their one
+typed definition.
 
-``labextension/src/types.ts`` is generated from this module by ``scripts/labextension_types.py``;
-a test fails when the two differ, and another checks real replies against these shapes.
+A server's components, clients and waiting calls are the kernel's own entries (``status``), passed
+through as the kernel said them.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, Literal
 
-from jupyter_mcp.clientconfig import ClientKind
+from typing_extensions import TypedDict
 
-__all__ = [
-    "ClientEntry",
-    "ClientKind",
-    "ConfigReply",
-    "PendingEntry",
-    "PromptEntry",
-    "QuestionEntry",
-    "ResourceEntry",
-    "Routes",
-    "ServerEntry",
-    "ToolEntry",
-    "UnionNotebook",
-    "UnionReply",
-]
+from jupyter_mcp.shapes.status import ClientEntry, PendingEntry, PromptEntry, QuestionEntry, ResourceEntry, ToolEntry
 
-
-class ToolEntry(TypedDict):
-    """A tool and its call counts."""
-
-    name: str
-    title: str | None
-    description: str | None
-    enabled: bool
-    calls: int
-    errors: int
-    running: int
-
-
-class ResourceEntry(TypedDict):
-    """A resource or resource template and its read count."""
-
-    uri: str
-    """The URI, or the URI template of a template."""
-    name: str
-    title: str | None
-    description: str | None
-    mime_type: str | None
-    template: bool
-    enabled: bool
-    calls: int
-    """Reads."""
-
-
-class PromptEntry(TypedDict):
-    """A prompt, its argument names and its get count."""
-
-    name: str
-    title: str | None
-    description: str | None
-    arguments: list[str]
-    enabled: bool
-    calls: int
-    """Gets."""
-
-
-class ClientEntry(TypedDict):
-    """An MCP client that has talked to the kernel's server."""
-
-    name: str
-    version: str
-    protocol_version: str
-    kind: str
-    since: float
-    last_seen: float
-
-
-class PendingEntry(TypedDict):
-    """A client's call waiting for the notebook user's approval."""
-
-    id: str
-    tool: str
-    arguments: dict[str, Any]
-    call: str
-    """The call as every view writes it: ``reset_sales(region='north')``."""
-    client: str | None
-    asked_at: float
-
-
-class QuestionEntry(TypedDict):
-    """A tool's question for the notebook user (``ctx.ask_notebook_user``), waiting for an answer."""
-
-    id: str
-    tool: str
-    message: str
-    schema: dict[str, Any]
-    """The form's JSON schema (an object whose properties are the fields)."""
-    client: str | None
-    asked_at: float
+ClientKind = Literal["claude", "vscode", "cursor", "inspector"]
+CarrierName = Literal["http", "kernel"]
+"""What carries the Jupyter server's requests to a kernel's tool server."""
 
 
 class Routes(TypedDict):
@@ -115,7 +33,8 @@ class ServerEntry(TypedDict):
     started: float
     version: str
     live: bool
-    transport: str
+    """The kernel answered its ``GET /status`` in time; if not, the entry is from its discovery file."""
+    transport: CarrierName
     """What carries the Jupyter server's requests to the kernel: "http" (its loopback port) or "kernel"
     (its own messaging: a gateway's kernels, kernels with JupyterMCP.transport = "kernel")."""
     tools: list[ToolEntry]

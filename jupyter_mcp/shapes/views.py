@@ -2,14 +2,17 @@
 
 ``labextension/src/ui/shapes.ts`` is generated from this module by ``scripts/labextension_types.py``
 (a test fails when the two differ). The components in ``labextension/src/ui/`` draw these shapes in
-the notebook widgets, and the same components draw the sidebar from the REST shapes
-(``serverext/shapes.py``); ``Pending`` and ``Question`` are the REST API's ``PendingEntry`` and
-``QuestionEntry`` (a test keeps them equal), since kernel code does not import the server extension.
+the notebook widgets, and the same components draw the sidebar from the REST shapes (``rest``);
+calls waiting for the notebook user are the kernel's own entries (``status``) in both.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal
+
+from typing_extensions import TypedDict
+
+from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry
 
 ComponentKind = Literal["tool", "resource", "prompt"]
 ComponentStatus = Literal["live", "disabled", "replaced", "removed"]
@@ -147,36 +150,13 @@ class Shown(TypedDict):
     """Content blocks: ``resource`` blocks for a read, blocks with a ``role`` for a prompt's messages."""
 
 
-class Pending(TypedDict):
-    """A client's call waiting for the notebook user (``PendingCall.describe()``; the REST ``PendingEntry``)."""
-
-    id: str
-    tool: str
-    arguments: dict[str, Any]
-    call: str
-    """The call as every view writes it: ``reset_sales(region='north')``."""
-    client: str | None
-    asked_at: float
-
-
-class Question(TypedDict):
-    """A tool's question for the notebook user (``NotebookQuestion.describe()``; the REST ``QuestionEntry``)."""
-
-    id: str
-    tool: str
-    message: str
-    schema: dict[str, Any]
-    client: str | None
-    asked_at: float
-
-
 class CardState(TypedDict):
     """A tool, resource or prompt card's synced state."""
 
     component: Component
     recent: list[CallRow]
-    pending: list[Pending]
-    questions: list[Question]
+    pending: list[PendingEntry]
+    questions: list[QuestionEntry]
     tryit: TryState
     shown: Shown | None
     shown_empty: str
@@ -268,5 +248,5 @@ class PanelState(TypedDict):
     history: History
     detail: CallDetail | None
     """The selected call's detail."""
-    pending: list[Pending]
-    questions: list[Question]
+    pending: list[PendingEntry]
+    questions: list[QuestionEntry]
