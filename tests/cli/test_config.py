@@ -99,7 +99,7 @@ def test_http_clients_need_a_live_server(runtime_dir: Path) -> None:
     [
         (
             ["vscode", "--install"],
-            "jupyter-mcp: --install, --config-file and --command are for the claude client only\n",
+            "jupyter-mcp: --install, --mcpb, --config-file and --command are for the claude client only\n",
         ),
         (["claude", "--config-file", "x.json"], "jupyter-mcp: --config-file goes with --install\n"),
         (["claude", "notes.txt"], "jupyter-mcp: 'notes.txt' is not a notebook: a notebook target ends in .ipynb\n"),
