@@ -18,7 +18,7 @@ from jupyter_mcp.routes import kernel_route, notebook_route
 from jupyter_mcp.serverext.carriers.base import Carrier, credentials
 from jupyter_mcp.serverext.directory import Located
 from jupyter_mcp.shapes.rest import ServerEntry
-from jupyter_mcp.shapes.status import Counts, PromptEntry, ResourceEntry, ServerStatus, ToolEntry
+from jupyter_mcp.shapes.status import ComponentEntry, Counts, PromptEntry, ResourceEntry, ServerStatus, ToolEntry
 
 logger = logging.getLogger(__name__)
 
@@ -78,39 +78,24 @@ def _from_file(info: ServerInfo) -> ServerStatus:
 
 
 def _tool(summary: ToolSummary) -> ToolEntry:
-    return {
-        "name": summary.name,
-        "title": summary.title,
-        "description": summary.description,
-        "enabled": summary.enabled,
-        "tags": summary.tags,
-        "run_on": summary.run_on,
-        **_NOT_YET,
-    }
+    return {**_common(summary), "run_on": summary.run_on}
 
 
 def _resource(summary: ResourceSummary) -> ResourceEntry:
-    return {
-        "name": summary.name,
-        "title": summary.title,
-        "description": summary.description,
-        "enabled": summary.enabled,
-        "tags": summary.tags,
-        "uri": summary.uri,
-        "template": summary.template,
-        "mime_type": summary.mime_type,
-        **_NOT_YET,
-    }
+    return {**_common(summary), "uri": summary.uri, "template": summary.template, "mime_type": summary.mime_type}
 
 
 def _prompt(summary: PromptSummary) -> PromptEntry:
+    return {**_common(summary), "arguments": list(summary.arguments)}
+
+
+def _common(summary: ToolSummary | ResourceSummary | PromptSummary) -> ComponentEntry:
     return {
         "name": summary.name,
         "title": summary.title,
         "description": summary.description,
         "enabled": summary.enabled,
         "tags": summary.tags,
-        "arguments": list(summary.arguments),
         **_NOT_YET,
     }
 

@@ -8,6 +8,7 @@ fails one of the two tests.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -18,7 +19,12 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 import mcp_types as mt
 from typing_extensions import is_typeddict
 
+from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp.clientconfig import CLIENTS
+from jupyter_mcp.discovery import PromptSummary, ResourceSummary, ServerInfo, ToolSummary
+from jupyter_mcp.serverext.carriers.base import HttpCarrier
+from jupyter_mcp.serverext.directory import Located
+from jupyter_mcp.serverext.servers import describe
 from jupyter_mcp.shapes.rest import ConfigReply, ServerEntry
 from jupyter_mcp.shapes.status import ServerStatus
 from jupyter_mcp.tools import ToolServer
@@ -120,6 +126,28 @@ def test_a_servers_own_status_is_its_shape() -> None:
     assert [entry["run_on"] for entry in status["tools"]] == ["worker"]
     assert [entry["template"] for entry in status["resources"]] == [False, True]
     assert status["prompts"][0]["arguments"] == ["code"]
+
+
+def test_a_kernel_that_does_not_answer_is_listed_from_its_discovery_file() -> None:
+    """No status in time: the entry says what the file says (components as of its last write, no
+    counters) with ``live: false``, in the same shape."""
+    info = ServerInfo(
+        "http://127.0.0.1:5001/mcp", "t", os.getpid(), "k-1", "a.ipynb",
+        tools=[ToolSummary("add", "Add", "Adds.", run_on="main", tags=["math"])],
+        resources=[ResourceSummary("data://t/{id}", "t", template=True)],
+        prompts=[PromptSummary("review", arguments=["code"], enabled=False)],
+        calls=7,
+    )  # fmt: skip
+    entry = describe(Located(info, "a.ipynb", HttpCarrier(ConnectionPool(), info)), None, "/base/")
+    assert mismatches(entry, ServerEntry) == []
+    assert (entry["live"], entry["calls"], entry["transport"]) == (False, 7, "http")
+    none = {"calls": 0, "errors": 0, "refused": 0, "running": 0, "mean_duration": None}
+    assert entry["tools"] == [
+        {"name": "add", "title": "Add", "description": "Adds.", "enabled": True, "tags": ["math"], "run_on": "main"}
+        | none
+    ]
+    assert [(r["uri"], r["template"]) for r in entry["resources"]] == [("data://t/{id}", True)]
+    assert [(p["name"], p["arguments"], p["enabled"]) for p in entry["prompts"]] == [("review", ["code"], False)]
 
 
 async def get_json(jp_fetch: Any, *parts: str, **params: str) -> Any:
