@@ -109,7 +109,10 @@ async def test_config_for_stdio_and_inspector_clients(jp_fetch: Any, jupyter_tok
 
 @pytest.mark.parametrize(
     ("params", "reason"),
-    [({"client": "emacs", "notebook": "a.ipynb"}, "client must be one of"), ({"client": "vscode"}, "exactly one of")],
+    [
+        ({"client": "emacs", "notebook": "a.ipynb"}, "client must be one of"),
+        ({"client": "vscode", "notebook": "a.ipynb", "kernel": "k"}, "give notebook=PATH or kernel=ID"),
+    ],
 )
 async def test_config_rejects_bad_requests(jp_fetch: Any, params: dict[str, str], reason: str) -> None:
     response = await jp_fetch("api", "mcp", "config", params=params, raise_error=False)

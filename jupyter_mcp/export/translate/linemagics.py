@@ -106,6 +106,7 @@ MCP_COMMANDS: dict[str, Callable[[list[str]], Translation]] = {
     "pending": _shown("prints the calls waiting for the notebook user's approval"),
     "keep": _shown("keeps calls as tests (they are in tests/)"),
     "export": _shown("exports the notebook (this is the export)"),
+    "name": _shown("sets the notebook's prefix at its Jupyter server's /mcp (a server serves its own names)"),
 }
 """Every ``%mcp`` command (``kernel/magics.py``), as the export treats it."""
 
