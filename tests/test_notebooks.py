@@ -306,5 +306,6 @@ def test_apps_chapter_shows_the_cards_to_a_host_only(isolated_runtime: Path) -> 
     assert "'internal_reset': None" in with_apps
     assert "'train': {'resourceUri': 'ui://jupyter-mcp/tool/train'}" in with_apps
     assert without == "{'find_cities': None, 'train': None, 'internal_reset': None}"
-    bundle = outputs_text(by_source["import json, sys, tempfile, zipfile"])
+    bundle = outputs_text(by_source["import json, os, sys, tempfile, zipfile"])
     assert "['manifest.json', 'server/bridge.py']" in bundle
+    assert re.search(r"runs python\S* \$\{__dirname\}/server/bridge\.py with \[", bundle), bundle
