@@ -27,24 +27,31 @@ async def call_latencies(
 
 
 async def interleaved_latencies(
-    targets: list[tuple[str, str | None]], mode: str, tool: str, arguments: dict[str, Any], count: int, warmup: int = 20
+    targets: list[tuple[str, str | None]],
+    mode: str,
+    tool: str | list[str],
+    arguments: dict[str, Any],
+    count: int,
+    warmup: int = 20,
 ) -> list[list[float]]:
-    """Like ``call_latencies`` for several servers at once, alternating call by call.
+    """Like ``call_latencies`` for several servers at once, alternating call by call (``tool``: one name
+    for every server, or each server's own).
 
     Alternating keeps a busy or throttled machine from favouring whichever server ran first.
     """
     from contextlib import AsyncExitStack
 
+    tools = tool if isinstance(tool, list) else [tool] * len(targets)
     timings: list[list[float]] = [[] for _ in targets]
     async with AsyncExitStack() as stack:
         sessions = [await stack.enter_async_context(client(url, token, mode)) for url, token in targets]
         for index in range(warmup + count):
-            for position, session in enumerate(sessions):
+            for position, (session, name) in enumerate(zip(sessions, tools, strict=True)):
                 started = time.perf_counter()
-                result = await session.call_tool(tool, arguments)
+                result = await session.call_tool(name, arguments)
                 elapsed = time.perf_counter() - started
                 if result.is_error:
-                    raise RuntimeError(f"{tool} failed: {result.content}")
+                    raise RuntimeError(f"{name} failed: {result.content}")
                 if index >= warmup:
                     timings[position].append(elapsed)
     return timings

@@ -89,8 +89,9 @@ class JupyterServer:
                 time.sleep(0.2)
         raise RuntimeError("jupyter server did not start")
 
-    def start_notebook(self) -> str:
-        body = {"path": NOTEBOOK, "name": Path(NOTEBOOK).name, "type": "notebook", "kernel": {"name": "python3"}}
+    def start_notebook(self, path: str = NOTEBOOK, cells: tuple[str, ...] = ()) -> str:
+        """A notebook session at ``path`` whose kernel ran ``cells`` (by default: the bench's tool); its kernel id."""
+        body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": "python3"}}
         reply = self.http.post(self.url + "api/sessions", json=body)
         reply.raise_for_status()
         kernel_id = str(reply.json()["kernel"]["id"])
@@ -98,8 +99,8 @@ class JupyterServer:
         client.load_connection_file()
         client.start_channels()
         _wait_for_kernel(client)
-        for code in ("%load_ext jupyter_mcp", TOOL):
-            result = client.execute_interactive(code, timeout=60, output_hook=lambda _msg: None)
+        for code in ("%load_ext jupyter_mcp", *(cells or (TOOL,))):
+            result = client.execute_interactive(code, timeout=120, output_hook=lambda _msg: None)
             assert result["content"]["status"] == "ok", result["content"]
         client.stop_channels()
         return kernel_id

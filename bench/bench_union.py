@@ -22,16 +22,14 @@ import argparse
 import json
 import tempfile
 import time
-from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import anyio
 import httpx
-from _common import META, client, machine, raw_session
+from _common import META, client, interleaved_latencies, machine, raw_session
 from bench_proxy import JupyterServer, cpu_seconds, summary
-from jupyter_client import BlockingKernelClient
 
 ADD = '''%%mcp_tool
 def add(a: int, b: int) -> int:
@@ -53,28 +51,11 @@ for _i in range(50):
 """
 
 
-def start_notebook(server: JupyterServer, path: str, cells: list[str]) -> str:
-    """A notebook session at ``path`` whose kernel ran ``cells``; its kernel id."""
-    body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": "python3"}}
-    reply = server.http.post(server.url + "api/sessions", json=body)
-    reply.raise_for_status()
-    kernel_id = str(reply.json()["kernel"]["id"])
-    kernel = BlockingKernelClient(connection_file=str(server.runtime / f"kernel-{kernel_id}.json"))
-    kernel.load_connection_file()
-    kernel.start_channels()
-    kernel.wait_for_ready(timeout=120)
-    for code in ["%load_ext jupyter_mcp", *cells]:
-        result = kernel.execute_interactive(code, timeout=120, output_hook=lambda _msg: None)
-        assert result["content"]["status"] == "ok", result["content"]
-    kernel.stop_channels()
-    return kernel_id
-
-
 # ---- 1. one call ------------------------------------------------------------------------------------
 
 
 def per_call(server: JupyterServer, calls: int) -> dict[str, dict[str, dict[str, float]]]:
-    start_notebook(server, "bench/bench.ipynb", [ADD])
+    server.start_notebook("bench/bench.ipynb", (ADD,))
     targets = {
         "notebook route": (f"{server.url}mcp/notebooks/{quote('bench/bench.ipynb')}", "add"),
         "union /mcp": (f"{server.url}mcp", "bench_add"),
@@ -96,19 +77,9 @@ def per_call(server: JupyterServer, calls: int) -> dict[str, dict[str, dict[str,
 async def _interleaved(
     targets: list[tuple[str, str]], token: str, mode: str, calls: int, warmup: int = 30
 ) -> list[list[float]]:
-    timings: list[list[float]] = [[] for _ in targets]
-    async with AsyncExitStack() as stack:
-        sessions = [await stack.enter_async_context(client(url, token, mode)) for url, _ in targets]
-        for index in range(warmup + calls):
-            for position, (session, (_, tool)) in enumerate(zip(sessions, targets, strict=True)):
-                started = time.perf_counter()
-                result = await session.call_tool(tool, {"a": 1, "b": 2})
-                elapsed = time.perf_counter() - started
-                if result.is_error:
-                    raise RuntimeError(f"{tool} failed: {result.content}")
-                if index >= warmup:
-                    timings[position].append(elapsed)
-    return timings
+    urls: list[tuple[str, str | None]] = [(url, token) for url, _ in targets]
+    tools = [tool for _, tool in targets]
+    return await interleaved_latencies(urls, mode, tools, {"a": 1, "b": 2}, calls, warmup)
 
 
 async def _raw_calls(targets: list[tuple[str, str]], token: str, era: str, calls: int) -> list[list[float]]:
@@ -140,7 +111,7 @@ async def _raw_calls(targets: list[tuple[str, str]], token: str, era: str, calls
 
 def many_lists(server: JupyterServer, lists: int) -> dict[str, dict[str, float]]:
     for index in range(10):
-        start_notebook(server, f"many/notebook_{index:02d}.ipynb", [FIFTY])
+        server.start_notebook(f"many/notebook_{index:02d}.ipynb", (FIFTY,))
     time.sleep(2)  # the union looks for new notebooks twice a second (without asking them anything)
     results: dict[str, dict[str, float]] = {}
     # Raw first: the union's first 2026-era list asks all ten kernels (cold); the 2025-era one then only
