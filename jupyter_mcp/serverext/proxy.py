@@ -69,8 +69,24 @@ def jsonrpc_error(status: int, message: str) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": None, "error": error})
 
 
+class JsonRpcErrors(web.RequestHandler):
+    """A handler that MCP clients talk to: its errors are JSON-RPC error bodies, and its answers
+    (streams) are never given an ETag."""
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, web.HTTPError) and error.log_message:
+            message = error.log_message % error.args
+        else:
+            message = self._reason
+        self.finish(jsonrpc_error(status_code, message))
+
+    def compute_etag(self) -> None:
+        return None
+
+
 @web.stream_request_body
-class ProxyHandler(ExtensionHandlerMixin, APIHandler):
+class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     """Base: subclasses say which kernel (``locate``)."""
 
     SUPPORTED_METHODS = ("GET", "POST", "DELETE", "OPTIONS")
@@ -239,19 +255,6 @@ class ProxyHandler(ExtensionHandlerMixin, APIHandler):
         if self._keepalive is not None:
             self._keepalive.stop()
             self._keepalive = None
-
-    # ---- errors -----------------------------------------------------------------------------------------
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        error = kwargs.get("exc_info", (None, None, None))[1]
-        if isinstance(error, web.HTTPError) and error.log_message:
-            message = error.log_message % error.args
-        else:
-            message = self._reason
-        self.finish(jsonrpc_error(status_code, message))
-
-    def compute_etag(self) -> None:
-        return None  # responses are streams, never cached
 
 
 class KernelProxyHandler(ProxyHandler):

@@ -21,7 +21,7 @@ from tornado import web
 from tornado.iostream import StreamClosedError
 
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
-from jupyter_mcp.serverext.proxy import jsonrpc_error
+from jupyter_mcp.serverext.proxy import JsonRpcErrors
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.union.live.scope import BadScope, Scope
 from jupyter_mcp.serverext.union.routing.legacy import Legacy
@@ -33,7 +33,7 @@ AUTH_RESOURCE = "kernels"
 AUTH_ACTION = "execute"  # calling a tool runs code in a kernel
 
 
-class UnionHandler(ExtensionHandlerMixin, APIHandler):
+class UnionHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     """Every notebook's tools, resources and prompts as one MCP server (streamable HTTP, both eras)."""
 
     SUPPORTED_METHODS = ("GET", "POST", "DELETE")
@@ -147,17 +147,6 @@ class UnionHandler(ExtensionHandlerMixin, APIHandler):
         self._gone = True
         if self._pump is not None:
             self._pump.cancel()
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        error = kwargs.get("exc_info", (None, None, None))[1]
-        if isinstance(error, web.HTTPError) and error.log_message:
-            message = error.log_message % error.args
-        else:
-            message = self._reason
-        self.finish(jsonrpc_error(status_code, message))
-
-    def compute_etag(self) -> None:
-        return None
 
 
 def _one_line(message: bytes) -> bytes:

@@ -20,9 +20,9 @@ from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.union.live.catalog import View
 from jupyter_mcp.serverext.union.live.members import Member
 from jupyter_mcp.serverext.union.live.scope import Scope
-from jupyter_mcp.serverext.union.live.union import SeenClient, Union
+from jupyter_mcp.serverext.union.live.union import Union
 from jupyter_mcp.shapes.rest import UnionNotebook, UnionReply
-from jupyter_mcp.shapes.status import ClientEntry
+from jupyter_mcp.tools.protocol.status import client_entry
 
 AUTH_RESOURCE = "kernels"
 
@@ -68,7 +68,7 @@ async def describe(union: Union, base_url: str) -> UnionReply:
         "route": union_route(base_url),
         "notebooks": [_notebook(member, view) for member in members],
         "renamed": [f"{original!r} of {key} is {name}" for key, original, name in view.renamed],
-        "clients": [_client(client) for client in union.clients()],
+        "clients": [client_entry(client) for client in union.clients()],
         "read_only_clients": sorted(union.read_only_clients),
     }
 
@@ -81,15 +81,4 @@ def _notebook(member: Member, view: View) -> UnionNotebook:
         "prefix": member.prefix,
         "collision": member.collision,
         "tools": tools,
-    }
-
-
-def _client(client: SeenClient) -> ClientEntry:
-    return {
-        "name": client.name,
-        "version": client.version,
-        "protocol_version": client.protocol_version,
-        "kind": client.kind,
-        "since": client.since,
-        "last_seen": client.last_seen,
     }

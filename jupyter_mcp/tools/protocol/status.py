@@ -54,7 +54,7 @@ def status(server: Described) -> ServerStatus:
         "tools": [_tool(server, tool) for tool in server.tools.values()],
         "resources": [_resource(server, item) for item in server.resources.values()],
         "prompts": [_prompt(server, prompt) for prompt in server.prompts.values()],
-        "clients": [_client(client) for client in server.connected_clients()],
+        "clients": [client_entry(client) for client in server.connected_clients()],
         "listeners": server.bus.listener_count,
         "calls": server.stats.total_calls,
         "paused": approvals.paused,
@@ -88,7 +88,8 @@ def _entry(server: Described, item: Tool | AnyResource | Prompt, registry: Regis
     }
 
 
-def _client(client: ConnectedClient) -> ClientEntry:
+def client_entry(client: ConnectedClient) -> ClientEntry:
+    """A client as ``GET /status`` (and the Jupyter server's ``/mcp``) lists it."""
     return {
         "name": client.name,
         "version": client.version,

@@ -11,7 +11,6 @@ import json
 import logging
 import time
 from collections.abc import Coroutine
-from dataclasses import dataclass
 from typing import Any
 
 from jupyter_mcp._wire.errors import HttpError
@@ -25,6 +24,7 @@ from jupyter_mcp.serverext.union.live.members import Member, Membership
 from jupyter_mcp.serverext.union.live.scope import Scope
 from jupyter_mcp.serverext.union.live.sessions import Sessions
 from jupyter_mcp.serverext.union.live.watch import Change, Watcher
+from jupyter_mcp.tools.protocol.sessions import ConnectedClient
 
 logger = logging.getLogger(__name__)
 
@@ -39,18 +39,6 @@ _CLIENT_WINDOW = 300.0
 """Seconds a 2026-era client counts as connected after its last request (as the kernels count them)."""
 
 
-@dataclass
-class SeenClient:
-    """A client of ``/mcp`` as the sidebar shows it."""
-
-    name: str
-    version: str
-    protocol_version: str
-    kind: str
-    since: float
-    last_seen: float
-
-
 class Union:
     """Every notebook's tools as one MCP server (see ``router`` for the protocol)."""
 
@@ -61,7 +49,7 @@ class Union:
         self.listeners = Listeners()
         self.watcher = Watcher(Membership(directory), self._changed, interval)
         self.read_only_clients: set[str] = set()
-        self._clients: dict[tuple[str, str], SeenClient] = {}
+        self._clients: dict[tuple[str, str], ConnectedClient] = {}
         self._limited: dict[tuple[object, ...], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -138,9 +126,9 @@ class Union:
         key = (name, kind)
         known = self._clients.get(key)
         since = known.since if known is not None else now
-        self._clients[key] = SeenClient(name, version, protocol_version, kind, since, now)
+        self._clients[key] = ConnectedClient(name, version, protocol_version, since, now, kind)
 
-    def clients(self) -> list[SeenClient]:
+    def clients(self) -> list[ConnectedClient]:
         now = time.time()
         session_names = {session.client_name for session in self.sessions}
         return [
