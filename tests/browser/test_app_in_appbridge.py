@@ -10,6 +10,7 @@ import io
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +79,11 @@ def register(server: NotebookServer) -> None:
         return {"epochs": epochs, "loss": 0.12}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]:
+@contextmanager
+def serving(runtime: Path) -> Iterator[NotebookServer]:
+    """A notebook server with the tools above, its discovery file in ``runtime``; stopped after."""
     before = os.environ.get("JUPYTER_RUNTIME_DIR")
-    os.environ["JUPYTER_RUNTIME_DIR"] = str(tmp_path_factory.mktemp("runtime"))
+    os.environ["JUPYTER_RUNTIME_DIR"] = str(runtime)
     notebook = NotebookServer()
     try:
         register(notebook)
@@ -93,6 +95,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]
             os.environ.pop("JUPYTER_RUNTIME_DIR", None)
         else:
             os.environ["JUPYTER_RUNTIME_DIR"] = before
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]:
+    with serving(tmp_path_factory.mktemp("runtime")) as notebook:
+        yield notebook
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -5,7 +5,6 @@ geometry and contrast; the re-run button's call lands in the notebook's history.
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from playwright.async_api import Browser, FrameLocator, Page, async_playwright, 
 from jupyter_mcp.kernel.server import NotebookServer
 from tests.browser.inspector import running_inspector
 from tests.browser.layout import layout_problems
-from tests.browser.test_app_in_appbridge import RELEASE, WAIT, register
+from tests.browser.test_app_in_appbridge import RELEASE, WAIT, serving
 from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS, keep
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(240)]
@@ -24,19 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module"), pyt
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]:
-    before = os.environ.get("JUPYTER_RUNTIME_DIR")
-    os.environ["JUPYTER_RUNTIME_DIR"] = str(tmp_path_factory.mktemp("runtime"))
-    notebook = NotebookServer()
-    try:
-        register(notebook)
+    with serving(tmp_path_factory.mktemp("runtime")) as notebook:
         yield notebook
-    finally:
-        RELEASE.set()
-        notebook.stop()
-        if before is None:
-            os.environ.pop("JUPYTER_RUNTIME_DIR", None)
-        else:
-            os.environ["JUPYTER_RUNTIME_DIR"] = before
 
 
 @pytest.fixture(scope="module")
