@@ -13,7 +13,17 @@ from hypothesis import strategies as st
 
 from tests.harness import Kernel
 from tests.kernel.conftest import endpoint
-from tests.reliability.fuzzing import ACCEPT, ERA_2025, ERA_2026, META, assert_clear, bodies, budget, post
+from tests.reliability.fuzzing import (
+    ACCEPT,
+    ERA_2025,
+    ERA_2026,
+    assert_clear,
+    bodies,
+    budget,
+    legacy_session,
+    modern_call,
+    post,
+)
 
 DEEP = b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
 
@@ -30,16 +40,7 @@ def served(kernel: Kernel) -> tuple[Kernel, str, str]:
 
 def headers_for(era: str, url: str, token: str) -> dict[str, str]:
     headers = {"Authorization": f"Bearer {token}", "Accept": ACCEPT, "Content-Type": "application/json"}
-    if era == ERA_2026:
-        return headers | {"mcp-protocol-version": ERA_2026}
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": ERA_2025, "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}},
-    }
-    session = httpx.post(url, json=init, headers=headers).headers["mcp-session-id"]
-    return headers | {"mcp-session-id": session, "mcp-protocol-version": ERA_2025}
+    return headers | {"mcp-protocol-version": ERA_2026} if era == ERA_2026 else legacy_session(url, headers)
 
 
 def server_log(kernel: Kernel) -> list[str]:
@@ -49,17 +50,7 @@ def server_log(kernel: Kernel) -> list[str]:
 
 
 def assert_alive(url: str, token: str) -> None:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {"name": "base", "arguments": {"a": 7}, "_meta": META},
-    }
-    headers = {"Authorization": f"Bearer {token}", "Accept": ACCEPT, "mcp-protocol-version": ERA_2026}
-    headers |= {"mcp-method": "tools/call", "mcp-name": "base"}
-    assert httpx.post(url, json=body, headers=headers, timeout=20).json()["result"]["structuredContent"] == {
-        "result": 7
-    }
+    assert modern_call(url, token, "base", {"a": 7}).json()["result"]["structuredContent"] == {"result": 7}
 
 
 def test_the_deep_body_is_a_parse_error_with_one_warning(served: tuple[Kernel, str, str]) -> None:

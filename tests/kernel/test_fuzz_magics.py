@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
 from tests.harness import Execution, Kernel
 from tests.kernel.conftest import endpoint
-from tests.reliability.fuzzing import ACCEPT, ERA_2026, META, budget
+from tests.reliability.fuzzing import budget, modern_call
 
 FLAGS = [
     *("--title", "--description", "--tags", "--disabled", "--read-only", "--destructive", "--idempotent"),
@@ -74,17 +73,7 @@ def assert_usage_or_ok(out: Execution) -> None:
 
 
 def assert_alive(kernel: Kernel, url: str, token: str) -> None:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {"name": "base", "arguments": {"a": 7}, "_meta": META},
-    }
-    headers = {"Authorization": f"Bearer {token}", "Accept": ACCEPT, "mcp-protocol-version": ERA_2026}
-    headers |= {"mcp-method": "tools/call", "mcp-name": "base"}
-    assert httpx.post(url, json=body, headers=headers, timeout=20).json()["result"]["structuredContent"] == {
-        "result": 7
-    }
+    assert modern_call(url, token, "base", {"a": 7}).json()["result"]["structuredContent"] == {"result": 7}
     ring: Any = kernel.value("list(fuzz_ring.lines)")
     assert not [line for line in ring if "Traceback" in line or " ERROR " in line], ring[-5:]
 

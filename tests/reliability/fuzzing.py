@@ -31,6 +31,36 @@ META = {
 }
 ACCEPT = "application/json, text/event-stream"
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {"protocolVersion": ERA_2025, "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}},
+}
+"""A 2025-era client's first request."""
+
+
+def legacy_session(url: str, headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` plus a new, initialized 2025-era session's id and version."""
+    response = httpx.post(url, json=INITIALIZE, headers=headers)
+    session = {**headers, "mcp-session-id": response.headers["mcp-session-id"], "mcp-protocol-version": ERA_2025}
+    httpx.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+    return session
+
+
+def modern_call(url: str, token: str, tool: str, arguments: dict[str, Any], timeout: float = 20) -> httpx.Response:
+    """A 2026-era ``tools/call`` with its routing headers, as a client sends it."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments, "_meta": META},
+    }
+    headers = {"Authorization": f"Bearer {token}", "Accept": ACCEPT, "mcp-protocol-version": ERA_2026}
+    headers |= {"mcp-method": "tools/call", "mcp-name": tool}
+    return httpx.post(url, json=body, headers=headers, timeout=timeout)
+
+
 METHODS = [
     "initialize",
     "ping",

@@ -30,6 +30,7 @@ from tests.reliability.fuzzing import (
     budget,
     header_values,
     json_values,
+    legacy_session,
     params,
     post,
     watched_log,
@@ -81,16 +82,7 @@ def log() -> Iterator[LogWatch]:
 
 
 def session_headers(url: str) -> dict[str, str]:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": ERA_2025, "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}},
-    }
-    response = httpx.post(url, json=init, headers=HEADERS)
-    headers = {**HEADERS, "mcp-session-id": response.headers["mcp-session-id"], "mcp-protocol-version": ERA_2025}
-    httpx.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
-    return headers
+    return legacy_session(url, HEADERS)
 
 
 def modern_headers(body: Any) -> dict[str, str]:

@@ -20,20 +20,13 @@ from hypothesis import strategies as st
 from jupyter_mcp.discovery import ADMIN_HEADER
 from jupyter_mcp.tools import Context, ToolServer
 from tests.conftest import served
-from tests.reliability.fuzzing import ACCEPT, ERA_2026, META, LogWatch, budget, json_values, watched_log
+from tests.reliability.fuzzing import LogWatch, budget, json_values, modern_call, watched_log
 
 TOKEN = "approvals-fuzz"
 
 
 def call(url: str, tool: str, arguments: dict[str, Any]) -> httpx.Response:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {"name": tool, "arguments": arguments, "_meta": META},
-    }
-    headers = {"Authorization": f"Bearer {TOKEN}", "Accept": ACCEPT, "mcp-protocol-version": ERA_2026}
-    return httpx.post(url, json=body, headers=headers | {"mcp-method": "tools/call", "mcp-name": tool}, timeout=120)
+    return modern_call(url, TOKEN, tool, arguments, timeout=120)  # a call waiting for approval waits long
 
 
 class Waiting:

@@ -16,7 +16,7 @@ import pytest
 from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.errors import ToolDefinitionError
 from tests.conftest import served
-from tests.reliability.fuzzing import ACCEPT, ERA_2025, ERA_2026, META, LogWatch, watched_log
+from tests.reliability.fuzzing import ACCEPT, ERA_2025, ERA_2026, META, LogWatch, legacy_session, watched_log
 
 TOKEN = "hostile-token"
 HEADERS = {"Accept": ACCEPT, "Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"}
@@ -52,14 +52,7 @@ def log() -> Iterator[LogWatch]:
 def headers(request: pytest.FixtureRequest, endpoint: str) -> dict[str, str]:
     if request.param == ERA_2026:
         return {**HEADERS, "mcp-protocol-version": ERA_2026}
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": ERA_2025, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
-    session = httpx.post(endpoint, json=init, headers=HEADERS).headers["mcp-session-id"]
-    return {**HEADERS, "mcp-session-id": session, "mcp-protocol-version": ERA_2025}
+    return legacy_session(endpoint, HEADERS)
 
 
 def refused(response: httpx.Response, status: int, code: int, log: LogWatch) -> str:

@@ -23,6 +23,7 @@ from tests.reliability.fuzzing import (
     ACCEPT,
     ERA_2025,
     ERA_2026,
+    INITIALIZE,
     META,
     LogWatch,
     assert_clear,
@@ -118,14 +119,8 @@ async def assert_alive(http: httpx.AsyncClient, server_url: str, notebook: Noteb
 
 
 async def session(http: httpx.AsyncClient, url: str) -> dict[str, str]:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": ERA_2025, "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}},
-    }
     headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
-    reply = await http.post(url, json=init, headers=headers)
+    reply = await http.post(url, json=INITIALIZE, headers=headers)
     return {**headers, "mcp-session-id": reply.headers["mcp-session-id"], "mcp-protocol-version": ERA_2025}
 
 
