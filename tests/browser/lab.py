@@ -30,7 +30,7 @@ import httpx
 import nbformat
 
 from jupyter_mcp.routes import url_join
-from tests.harness import free_port
+from tests.harness import Kernel, free_port
 
 # Toasts and fetched news would cover widgets in screenshots; full windowing would leave
 # off-screen cells unrendered, so a locator could not find their outputs.
@@ -106,6 +106,19 @@ class JupyterLab:
         path.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook, path)
         return path
+
+    def serving(self, path: str, cells: Sequence[str]) -> Kernel:
+        """A new empty notebook at ``path`` with a session whose kernel loaded jupyter_mcp, set ``NOTEBOOK``
+        to the path and ran ``cells``; attached (the caller stops its channels)."""
+        self.write_notebook(path, [])
+        body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": "python3"}}
+        reply = self.api("POST", "api/sessions", json=body)
+        assert reply.status_code == 201, reply.text
+        kernel = Kernel.attach(str(self.runtime_dir / f"kernel-{reply.json()['kernel']['id']}.json"))
+        kernel.run(f"%load_ext jupyter_mcp\nNOTEBOOK = {path!r}")
+        for cell in cells:
+            kernel.run(cell)
+        return kernel
 
     def close_sessions(self, path: str) -> None:
         """Shut down the kernel sessions of notebook ``path``: the shared server outlives a test."""

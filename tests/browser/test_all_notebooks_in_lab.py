@@ -19,7 +19,6 @@ from tests.browser.layout import assert_clean
 from tests.browser.test_labextension import close_notebook_session
 from tests.browser.ui import SLOW, LabPage, keep
 from tests.conftest import header_client
-from tests.harness import Kernel
 
 pytestmark = pytest.mark.browser
 
@@ -30,17 +29,6 @@ def whoami() -> str:
     """Say which notebook answers."""
     return NOTEBOOK'''
 PREFIXES = ["archive_sales_…", "ops_review_…", "sales_…"]  # by path
-
-
-def start_serving(lab: JupyterLab, path: str) -> Kernel:
-    lab.write_notebook(path, [])
-    body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": "python3"}}
-    reply = lab.api("POST", "api/sessions", json=body)
-    assert reply.status_code == 201, reply.text
-    kernel = Kernel.attach(str(lab.runtime_dir / f"kernel-{reply.json()['kernel']['id']}.json"))
-    kernel.run(f"%load_ext jupyter_mcp\nNOTEBOOK = {path!r}")
-    kernel.run(TOOL)
-    return kernel
 
 
 async def check_look(section: Locator, panel: Locator, where: str) -> None:
@@ -69,7 +57,7 @@ async def test_all_notebooks_is_first_and_its_config_reaches_every_notebook(
     page = lab_page.page
     lab.write_notebook(OPENED, ["%load_ext jupyter_mcp\nNOTEBOOK = 'sales.ipynb'", TOOL])
     await page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    kernels = [await asyncio.to_thread(start_serving, lab, path) for path in STARTED]
+    kernels = [await asyncio.to_thread(lab.serving, path, [TOOL]) for path in STARTED]
     try:
         await lab_page.open_notebook(OPENED)
         await lab_page.run_all()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ import pytest
 from tests.browser.lab import JupyterLab
 from tests.cli.conftest import cli, stdio_client
 from tests.conftest import header_client
-from tests.harness import Kernel
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -29,23 +27,12 @@ NAMES = {"sales_whoami", "report_whoami"}
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterLab]:
     with JupyterLab.started(tmp_path_factory.mktemp("lab"), base_url="/my-lab/") as running:
-        kernels = [_serving(running, path) for path in NOTEBOOKS]
+        kernels = [running.serving(path, [TOOLS]) for path in NOTEBOOKS]
         try:
             yield running
         finally:
             for kernel in kernels:
                 kernel.client.stop_channels()
-
-
-def _serving(lab: JupyterLab, path: str) -> Kernel:
-    lab.write_notebook(path, [])
-    body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": "python3"}}
-    reply = lab.api("POST", "api/sessions", json=body)
-    assert reply.status_code == 201, reply.text
-    kernel = Kernel.attach(str(lab.runtime_dir / f"kernel-{reply.json()['kernel']['id']}.json"))
-    kernel.run(f"%load_ext jupyter_mcp\nNOTEBOOK = {path!r}")
-    kernel.run(TOOLS)
-    return kernel
 
 
 def test_config_without_a_target_is_one_entry_for_every_notebook(lab: JupyterLab) -> None:
