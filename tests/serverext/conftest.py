@@ -88,6 +88,15 @@ class Notebook:
     async def load(self) -> None:
         await self.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()")
 
+    async def serve(self, *cells: str) -> Notebook:
+        """Start it, load jupyter_mcp, set ``NOTEBOOK`` to its path and run ``cells`` (its tools)."""
+        await self.start()
+        await self.load()
+        await self.run(f"NOTEBOOK = {self.path!r}")
+        for cell in cells:
+            await self.run(cell)
+        return self
+
     async def restart(self) -> None:
         await self.fetch("api", "kernels", self.kernel_id, "restart", method="POST", body="")
         await self.reconnect()

@@ -30,12 +30,7 @@ def forecast(months: int = 3) -> str:
 
 
 async def serving(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
-    notebook = await Notebook(jp_fetch, jp_serverapp, path).start()
-    await notebook.load()
-    await notebook.run(f"NOTEBOOK = {path!r}")
-    await notebook.run(TOOLS)
-    await notebook.run(FORECAST)
-    return notebook
+    return await Notebook(jp_fetch, jp_serverapp, path).serve(TOOLS, FORECAST)
 
 
 @pytest.fixture

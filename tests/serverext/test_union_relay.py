@@ -78,11 +78,7 @@ def explain(topic: str) -> str:
 
 
 async def notebook_with_tools(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
-    notebook = await Notebook(jp_fetch, jp_serverapp, path).start()
-    await notebook.load()
-    await notebook.run(f"NOTEBOOK = {path!r}")
-    await notebook.run(TOOLS)
-    return notebook
+    return await Notebook(jp_fetch, jp_serverapp, path).serve(TOOLS)
 
 
 @pytest.fixture

@@ -34,12 +34,7 @@ PATHS = ("sales.ipynb", "ops/daily.ipynb", "ops/sales.ipynb")
 
 
 async def serving(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
-    notebook = await Notebook(jp_fetch, jp_serverapp, path).start()
-    await notebook.load()
-    await notebook.run(f"NOTEBOOK = {path!r}")
-    await notebook.run(TOOLS)
-    await notebook.run(WRITE)
-    return notebook
+    return await Notebook(jp_fetch, jp_serverapp, path).serve(TOOLS, WRITE)
 
 
 @pytest.fixture
