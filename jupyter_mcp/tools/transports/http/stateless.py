@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 from mcp.server import Server
 from mcp.server.connection import Connection
-from mcp.server.runner import modern_error_data, serve_one
+from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.inbound import (
@@ -165,7 +165,7 @@ class StatelessEntry:
             verdict.protocol_version, verdict.client_info, verdict.client_capabilities
         )
         method, state = message["method"], self.lifespan_state()
-        served = serve_one(self.lowlevel, exchange, method, params, connection=connection, lifespan_state=state)
+        served = _serve_one(self.lowlevel, exchange, method, params, connection=connection, state=state)
         if self.json_response:
             await exchange.finish(await _answer(message["id"], served))
             return
@@ -173,6 +173,24 @@ class StatelessEntry:
             reply = await _answer(message["id"], served)
         if not watch.cancel_called:
             await exchange.finish(reply)
+
+
+async def _serve_one(
+    lowlevel: Server[Any],
+    exchange: _Exchange,
+    method: str,
+    params: Mapping[str, Any] | None,
+    *,
+    connection: Connection,
+    state: Any,
+) -> dict[str, Any]:
+    """The SDK's ``serve_one``, without unwinding the connection's exit stack when nothing was put on it
+    (a shielded scope with a deadline per request otherwise)."""
+    try:
+        return await ServerRunner(lowlevel, connection, state).on_request(exchange, method, params)
+    finally:
+        if getattr(connection.exit_stack, "_exit_callbacks", True):  # unknown: unwind as the SDK does
+            await aclose_shielded(connection)
 
 
 async def _answer(request_id: RequestId, served: Any) -> dict[str, Any]:
