@@ -72,10 +72,10 @@ class DaemonPool:
         to that long (the GIL released) and takes a quick thunk's result itself, already settled:
         no wake-up of the loop through its self-pipe, no extra loop turn.
         """
-        handoff: _Handoff[T] = _Handoff(asyncio.get_running_loop())
+        handoff: _Handoff[T] = _Handoff(asyncio.get_running_loop(), waiting=wait > 0)
         started_now = self._put((handoff.start, thunk, handoff.finish))
-        if wait > 0 and started_now:
-            handoff.wait(wait)
+        if wait > 0:
+            handoff.wait(wait if started_now else 0.0)
         return handoff.future
 
     def _put(self, job: _Job) -> bool:
@@ -99,15 +99,18 @@ class DaemonPool:
     def _work(self) -> None:
         while True:
             start, thunk, finish = self._jobs.get()
-            if start():
-                try:
-                    value = thunk()
-                except BaseException as exc:  # delivered to the awaiting call, never lost in the thread
-                    finish(None, exc)
-                else:
-                    finish(value, None)
-            with self._lock:
+            if not start():
+                with self._lock:
+                    self._idle += 1
+                continue
+            try:
+                outcome: tuple[Any, BaseException | None] = (thunk(), None)
+            except BaseException as exc:  # delivered to the awaiting call, never lost in the thread
+                outcome = (None, exc)
+            with self._lock:  # idle before the caller hears: its next job (sequential calls) finds this thread free
                 self._idle += 1
+            finish(*outcome)
+            del outcome  # an exception's traceback would keep the call's frames alive until the next job
 
 
 class _Handoff(Generic[T]):
@@ -115,13 +118,14 @@ class _Handoff(Generic[T]):
 
     __slots__ = ("_lock", "_outcome", "_ready", "_waiting", "future", "loop")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, *, waiting: bool) -> None:
+        """``waiting``: the loop's thread will ``wait()`` (said before the job is queued: a quick job may end first)."""
         self.loop = loop
         self.future: asyncio.Future[T] = loop.create_future()
         self._lock = threading.Lock()
         self._ready = threading.Lock()
         self._ready.acquire()  # released by the worker for the waiting loop thread
-        self._waiting = False
+        self._waiting = waiting
         self._outcome: tuple[Any, BaseException | None] = (None, None)
 
     def start(self) -> bool:
@@ -138,9 +142,7 @@ class _Handoff(Generic[T]):
 
     def wait(self, seconds: float) -> None:
         """In the loop's thread: wait up to ``seconds`` for the result and settle the future with it."""
-        with self._lock:
-            self._waiting = True
-        got = self._ready.acquire(timeout=seconds)
+        got = self._ready.acquire(timeout=seconds) if seconds > 0 else False
         with self._lock:
             got = got or self._ready.acquire(blocking=False)  # it came between the timeout and the lock
             self._waiting = False
