@@ -139,7 +139,6 @@ class EnterpriseGateway(Gateway):
             f"--EnterpriseGatewayApp.port={self.port}",
             f"--EnterpriseGatewayApp.auth_token={self.token}",
             "--EnterpriseGatewayApp.port_retries=0",
-            "--EnterpriseGatewayApp.list_kernels=True",  # the Jupyter server lists its kernels
         ]
 
     def environment(self, env: dict[str, str]) -> dict[str, str]:
