@@ -147,6 +147,7 @@ class _Call:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     last_sent: float = field(default_factory=time.monotonic)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _watcher: asyncio.Task[None] | None = None
 
     @property
     def stream_id(self) -> str:
@@ -156,19 +157,15 @@ class _Call:
         sink = _Sink(self)
         streams: Any = self.transport._request_streams
         streams[self.stream_id] = (sink, sink)
-        loop = asyncio.get_running_loop()
-        watchers: list[asyncio.Task[None]] = []
-        timer = (
-            None if direct else loop.call_later(WATCH_AFTER, lambda: watchers.append(loop.create_task(self._watch())))
-        )
+        timer = None if direct else asyncio.get_running_loop().call_later(WATCH_AFTER, self._start_watching)
         try:
             outcome = await self._serve(scope, runner, message, direct=direct)
             await self._answer(outcome, direct=direct)
         finally:
             if timer is not None:
                 timer.cancel()
-            for task in watchers:
-                task.cancel()
+            if self._watcher is not None:
+                self._watcher.cancel()
             self.detach()
             await self._end()
 
@@ -266,11 +263,17 @@ class _Call:
     async def _write(self, body: bytes, *, final: bool) -> None:
         if not self.committed:
             self.committed = self.started = True
+            if not final:
+                self._start_watching()  # a stream whose client goes must let a resumed one take over at once
             headers = [*SSE_HEADERS, (b"mcp-session-id", self.session_id.encode("latin-1"))]
             await self.send({"type": "http.response.start", "status": 200, "headers": headers})
         self.closed = final
         await self.send({"type": "http.response.body", "body": body, "more_body": not final})
         self.last_sent = time.monotonic()
+
+    def _start_watching(self) -> None:
+        if self._watcher is None and not self.closed:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
     async def _watch(self) -> None:
         """A request running past ``WATCH_AFTER``: primed (unless an event is on its way), pinged, watched."""
