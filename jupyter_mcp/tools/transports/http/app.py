@@ -14,6 +14,7 @@ JSON-RPC id, a client resuming its stream could be sent another session's events
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import sys
@@ -109,7 +110,7 @@ class _SessionManager(StreamableHTTPSessionManager):
         finally:
             transport._requests_in_flight -= 1
             if not transport._requests_in_flight:
-                idle.deadline = anyio.current_time() + timeout
+                idle.deadline = asyncio.get_running_loop().time() + timeout  # anyio's clock, without its backend lookup
 
 
 class _McpPath:
