@@ -15,6 +15,7 @@ HEADERS = {
     "Content-Type": "application/json",
     "Authorization": "Bearer test-token",
 }
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 INIT_PARAMS = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
 
 
@@ -153,3 +154,35 @@ async def test_a_quiet_answer_over_a_mebibyte_reaches_a_2025_era_client() -> Non
             result = await client.call_tool("big", {})
     assert isinstance(result.content[0], mt.TextContent)
     assert len(result.content[0].text) == 1_500_000
+
+
+async def test_a_call_asks_its_client_and_reports_progress_on_its_own_stream() -> None:
+    """Requests to the client (elicitation, sampling) and progress go out on the call's stream; the answers come back."""
+    server = ToolServer()
+
+    @server.tool
+    async def greet(ctx: Context) -> str:
+        """Reports progress, asks a name and the LLM."""
+        await ctx.report_progress(1, 2)
+        answer = await ctx.elicit("Your name?", NAME)
+        capital = await ctx.sample("Capital of France?", max_tokens=10)
+        return f"Hello, {(answer.content or {})['name']}! {capital.content.text}"  # type: ignore[union-attr]
+
+    async def name(context: Any, params: mt.ElicitRequestParams) -> mt.ElicitResult:
+        return mt.ElicitResult(action="accept", content={"name": "Ada"})
+
+    async def sample(context: Any, params: mt.CreateMessageRequestParams) -> mt.CreateMessageResult:
+        return mt.CreateMessageResult(role="assistant", content=mt.TextContent(type="text", text="Paris"), model="m")
+
+    seen: list[float] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append(progress)
+
+    callbacks = {"elicitation_callback": name, "sampling_callback": sample}
+    with served(server) as url:
+        async with http_client(url, "test-token", mode="legacy", **callbacks) as client:
+            await client.list_tools()  # from here on the session's requests are served in their own task
+            result = await client.call_tool("greet", {}, progress_callback=on_progress)
+    assert result.content[0] == mt.TextContent(type="text", text="Hello, Ada! Paris")
+    assert seen == [1]
