@@ -47,7 +47,7 @@ from mcp.shared.jsonrpc_dispatcher import (
 )
 from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
-from mcp_types import INTERNAL_ERROR, ErrorData, JSONRPCError, JSONRPCResponse, RequestId
+from mcp_types import DEFAULT_NEGOTIATED_VERSION, INTERNAL_ERROR, ErrorData, JSONRPCError, JSONRPCResponse, RequestId
 from mcp_types.version import is_version_at_least
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
@@ -106,9 +106,11 @@ class SessionEntry:
         if message["method"] in _SDK_ANSWERS:
             return False
         session_id = _header(scope, b"mcp-session-id")
-        transport = self.sessions.transport_for(scope, session_id) if session_id is not None else None
-        connection = self.connection_of(session_id) if transport is not None and session_id is not None else None
-        if transport is None or connection is None or session_id is None:
+        if session_id is None:
+            return False
+        transport = self.sessions.transport_for(scope, session_id)
+        connection = self.connection_of(session_id) if transport is not None else None
+        if transport is None or connection is None:
             return False
         dispatcher = connection.outbound
         if not isinstance(dispatcher, JSONRPCDispatcher) or dispatcher._closed or transport._write_stream is None:
@@ -122,7 +124,7 @@ class SessionEntry:
 
     def _priming(self, transport: StreamableHTTPServerTransport, scope: Scope) -> int | None:
         """The retry delay of this request's priming event, or ``None``: no event store or a client too old."""
-        version = _header(scope, b"mcp-protocol-version") or "2025-03-26"
+        version = _header(scope, b"mcp-protocol-version") or DEFAULT_NEGOTIATED_VERSION
         if transport._event_store is None or not is_version_at_least(version, "2025-11-25"):
             return None
         return self.retry_interval or 0
