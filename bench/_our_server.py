@@ -12,7 +12,7 @@ import sys
 import uvicorn
 
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.transports.http.serving import HTTP_PARSER, bind_socket
+from jupyter_mcp.tools.transports.http.serving import bind_socket, http_protocol
 
 TOKEN = "bench-token"
 
@@ -54,7 +54,7 @@ def main() -> None:
         access_log=False,
         lifespan="on",
         ws="none",
-        http=HTTP_PARSER,
+        http=http_protocol(),
         proxy_headers=False,
     )
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import anyio
 
 from jupyter_mcp.tools.server import ToolServer
-from jupyter_mcp.tools.transports.http.serving import HTTP_PARSER, bind_socket, is_loopback
+from jupyter_mcp.tools.transports.http.serving import bind_socket, http_protocol, is_loopback
 
 TOKEN_ENV = "JUPYTER_MCP_TOKEN"  # noqa: S105 - the variable's name, not a token
 DEFAULT_PORT = 8000
@@ -92,7 +92,7 @@ def serve_http(server: ToolServer, host: str, port: int | None, token: str | Non
         app,
         log_level="warning",
         access_log=False,
-        http=HTTP_PARSER,
+        http=http_protocol(),
         ws="none",
         server_header=False,
         proxy_headers=False,

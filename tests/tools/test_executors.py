@@ -60,3 +60,45 @@ async def test_cancelling_abandons_a_running_job() -> None:
     assert not finished.is_set()
     assert await executor.run_sync(lambda: "next") == "next"  # queued behind the abandoned job
     assert finished.is_set()
+
+
+async def test_a_quick_job_is_settled_before_the_loop_turns() -> None:
+    pool = DaemonPool(1)
+    await pool.schedule(lambda: None)  # the thread exists and waits
+    future = pool.schedule(lambda: 42, wait=5.0)
+    assert future.done()  # taken by the loop's thread itself: no call_soon_threadsafe
+    assert await future == 42
+
+
+async def test_a_quick_job_that_raises_is_settled_with_its_error() -> None:
+    def boom() -> None:
+        raise KeyError("x")
+
+    future = DaemonPool(1).schedule(boom, wait=5.0)
+    assert future.done()
+    with pytest.raises(KeyError):
+        await future
+
+
+async def test_a_slow_job_comes_back_through_the_loop_after_the_wait() -> None:
+    pool = DaemonPool(1)
+    release = threading.Event()
+    started = time.perf_counter()
+    future = pool.schedule(lambda: release.wait(5) and "late", wait=0.01)
+    assert time.perf_counter() - started < 1.0  # the loop's thread waited 10 ms, not for the job
+    assert not future.done()
+    release.set()
+    assert await future == "late"
+
+
+async def test_the_loop_does_not_wait_for_a_job_that_must_queue() -> None:
+    pool = DaemonPool(1)
+    release = threading.Event()
+    first = pool.schedule(lambda: release.wait(5), wait=0.0)
+    started = time.perf_counter()
+    second = pool.schedule(lambda: "queued", wait=5.0)  # every thread busy: no waiting at all
+    assert time.perf_counter() - started < 1.0
+    assert not second.done()
+    release.set()
+    assert await first is True
+    assert await second == "queued"

@@ -75,6 +75,8 @@ class LiveCalls(BaseCallObserver):
     def __init__(self) -> None:
         self._calls: OrderedDict[str, LiveCall] = OrderedDict()
         self._owners: OrderedDict[str, Requester] = OrderedDict()
+        self._finished: OrderedDict[str, None] = OrderedDict()
+        """The finished calls still in ``_calls``, first finished first: dropping the oldest costs no scan."""
         self._lock = threading.Lock()
 
     def call_started(self, event: CallStarted) -> None:
@@ -100,9 +102,11 @@ class LiveCalls(BaseCallObserver):
     def call_finished(self, call_id: str, event: CallFinished) -> None:
         self._update(call_id, status=event.status, finished_at=time.time(), waiting={})
         with self._lock:
-            finished = [key for key, call in self._calls.items() if call.finished_at is not None]
-            for key in finished[: max(0, len(finished) - _RECENT)]:
-                del self._calls[key]
+            if call_id not in self._calls:
+                return
+            self._finished[call_id] = None
+            while len(self._finished) > _RECENT:
+                self._calls.pop(self._finished.popitem(last=False)[0], None)
 
     def find(self, tool: str, arguments: dict[str, Any], requester: Requester) -> LiveCall | None:
         """The newest call of ``tool`` with these arguments by ``requester`` (a copy), running ones first."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,24 @@ _SEND_TIMEOUT = 10.0
 _AnswerT = TypeVar("_AnswerT", bound=BaseModel)
 
 
+class CancelFlag:
+    """Set once a call is cancelled or timed out; read from any thread (a flag under the GIL).
+
+    Not ``threading.Event``: nothing waits on it, and an event's lock and condition cost every call.
+    """
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
 @dataclass
 class CallScope:
     """Per-call state shared by the server's call path and the tool's ``Context``."""
@@ -46,7 +63,7 @@ class CallScope:
     on_log: Callable[[LogEvent], None]
     on_input: Callable[[dict[str, str]], None]
     """Told what the call waits for (key -> method) whenever that changes; ``{}`` once answered."""
-    cancel_event: threading.Event = field(default_factory=threading.Event)
+    cancel_event: CancelFlag = field(default_factory=CancelFlag)
     is_async: bool = True
     """Whether the tool is a coroutine function (its Context calls are awaited)."""
     gate: InputGate | None = None

@@ -48,11 +48,11 @@ class InputGate:
         """Answers given before the question was asked (a first request may carry them)."""
         self._pending: dict[str, tuple[InputRequest, asyncio.Future[BaseModel]]] = {}
         self._listeners: list[PendingListener] = []
-        self._changed = asyncio.Event()
 
-    def listen(self, listener: PendingListener) -> None:
-        """Call ``listener(pending)`` whenever the pending requests change."""
+    def listen(self, listener: PendingListener) -> Callable[[], None]:
+        """Call ``listener(pending)`` whenever the pending requests change; returns what stops it."""
         self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     async def ask(self, request: InputRequest) -> BaseModel:
         """The client's answer to ``request``, once it arrives."""
@@ -94,14 +94,7 @@ class InputGate:
             if not future.done():
                 future.set_exception(error)
 
-    async def wait_pending(self) -> None:
-        """Return once some request is pending."""
-        while not self._pending:
-            self._changed.clear()
-            await self._changed.wait()
-
     def _notify(self) -> None:
-        self._changed.set()
         snapshot = self.pending()
         for listener in self._listeners:
             listener(snapshot)

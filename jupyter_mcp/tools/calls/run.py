@@ -12,6 +12,7 @@ from typing import Generic, Literal, TypeVar
 
 from jupyter_mcp.tools.calls.context import CallScope
 from jupyter_mcp.tools.calls.gate import InputGate
+from jupyter_mcp.tools.calls.inputs import InputRequest
 from jupyter_mcp.tools.errors import ToolError
 
 Outcome = Literal["done", "input", "slow"]
@@ -42,20 +43,47 @@ class CallRun(Generic[_T]):
         """Wait until the run finishes, waits for input, or has run ``slow_after`` seconds."""
         if self.task.done():
             return "done"
-        waiting = asyncio.ensure_future(self.gate.wait_pending()) if self.gate is not None else None
-        try:
-            watched = {self.task} if waiting is None else {self.task, waiting}
-            done, _ = await asyncio.wait(watched, timeout=slow_after, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if waiting is not None:
-                waiting.cancel()
+        asked = await self._first_news(slow_after)
         if self.task.done():
             return "done"
-        if waiting is None or waiting not in done:
+        if not asked:
             return "slow"
         for _ in range(_SETTLE_TICKS):
             await asyncio.sleep(0)
         return "done" if self.task.done() else "input"
+
+    async def _first_news(self, slow_after: float | None) -> bool:
+        """Wait for the run to finish, a question to be pending or ``slow_after`` to pass; whether a question was.
+
+        One future woken by callbacks: no task waiting on the gate and no ``asyncio.wait`` per call.
+        """
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[bool] = loop.create_future()
+
+        def wake(asked: bool) -> None:
+            if not woken.done():
+                woken.set_result(asked)
+
+        def finished(_: object) -> None:
+            wake(False)
+
+        def question(pending: dict[str, InputRequest]) -> None:
+            if pending:
+                wake(True)
+
+        self.task.add_done_callback(finished)
+        stop = self.gate.listen(question) if self.gate is not None else None
+        if self.gate is not None and self.gate.pending():
+            wake(True)
+        timer = loop.call_later(slow_after, wake, False) if slow_after is not None else None
+        try:
+            return await woken
+        finally:
+            self.task.remove_done_callback(finished)
+            if stop is not None:
+                stop()
+            if timer is not None:
+                timer.cancel()
 
     def result(self) -> _T:
         """The finished call's result; raises the error (``MCPError``, a prompt's ``ToolError``) it ended with."""

@@ -28,15 +28,17 @@ from typing import Any
 import anyio
 from mcp.server import Server
 from mcp.server.connection import Connection
-from mcp.server.runner import modern_error_data, serve_one
+from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
+    MCP_METHOD_HEADER,
+    MCP_NAME_HEADER,
+    MCP_PROTOCOL_VERSION_HEADER,
     InboundLadderRejection,
     InboundModernRoute,
     classify_inbound_request,
-    find_duplicated_routing_header,
     validate_mcp_param_headers,
     x_mcp_header_map,
 )
@@ -108,13 +110,12 @@ class StatelessEntry:
         self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
-        headers = Headers(scope=scope)  # Content-Type and Accept passed WireCheck
-        request_id = message["id"]
-        verdict = _classify(message, headers)
+        request_id = message["id"]  # Content-Type and Accept passed WireCheck
+        verdict = _classify(message, scope)
         if isinstance(verdict, InboundLadderRejection):
             await _reply(send, _error(request_id, _rejection_error(verdict)))
             return
-        rejection = self._param_rejection(message, headers)
+        rejection = self._param_rejection(message, scope)
         if rejection is not None:
             await _reply(send, _error(request_id, _rejection_error(rejection)))
             return
@@ -123,7 +124,7 @@ class StatelessEntry:
             return
         await self._serve(scope, receive, send, message, verdict)
 
-    def _param_rejection(self, message: dict[str, Any], headers: Headers) -> InboundLadderRejection | None:
+    def _param_rejection(self, message: dict[str, Any], scope: Scope) -> InboundLadderRejection | None:
         """``Mcp-Param-*`` headers of a ``tools/call`` checked against its arguments (the SDK's check)."""
         params = message.get("params") or {}
         name, arguments = params.get("name"), params.get("arguments")
@@ -135,7 +136,7 @@ class StatelessEntry:
         schema = lookup(name) if lookup is not None else None
         if schema is None or not self._annotated(schema):
             return None  # no property declares a header: nothing can disagree
-        return validate_mcp_param_headers(schema, arguments or {}, headers)
+        return validate_mcp_param_headers(schema, arguments or {}, Headers(scope=scope))
 
     def _annotated(self, schema: Mapping[str, Any]) -> bool:
         """Whether any property of ``schema`` declares an ``Mcp-Param-*`` header (kept per schema object)."""
@@ -165,7 +166,7 @@ class StatelessEntry:
             verdict.protocol_version, verdict.client_info, verdict.client_capabilities
         )
         method, state = message["method"], self.lifespan_state()
-        served = serve_one(self.lowlevel, exchange, method, params, connection=connection, lifespan_state=state)
+        served = _serve_one(self.lowlevel, exchange, method, params, connection=connection, state=state)
         if self.json_response:
             await exchange.finish(await _answer(message["id"], served))
             return
@@ -173,6 +174,24 @@ class StatelessEntry:
             reply = await _answer(message["id"], served)
         if not watch.cancel_called:
             await exchange.finish(reply)
+
+
+async def _serve_one(
+    lowlevel: Server[Any],
+    exchange: _Exchange,
+    method: str,
+    params: Mapping[str, Any] | None,
+    *,
+    connection: Connection,
+    state: Any,
+) -> dict[str, Any]:
+    """The SDK's ``serve_one``, without unwinding the connection's exit stack when nothing was put on it
+    (a shielded scope with a deadline per request otherwise)."""
+    try:
+        return await ServerRunner(lowlevel, connection, state).on_request(exchange, method, params)
+    finally:
+        if getattr(connection.exit_stack, "_exit_callbacks", True):  # unknown: unwind as the SDK does
+            await aclose_shielded(connection)
 
 
 async def _answer(request_id: RequestId, served: Any) -> dict[str, Any]:
@@ -301,11 +320,21 @@ async def disconnected(receive: Receive) -> None:
         pass
 
 
-def _classify(message: dict[str, Any], headers: Headers) -> InboundModernRoute | InboundLadderRejection:
-    duplicated = find_duplicated_routing_header(headers.items())
-    if duplicated is not None:
-        return InboundLadderRejection(code=HEADER_MISMATCH, message=f"{duplicated} header appears more than once")
-    return classify_inbound_request(message, headers=dict(headers))
+def _classify(message: dict[str, Any], scope: Scope) -> InboundModernRoute | InboundLadderRejection:
+    """The SDK's routing checks of a request (``find_duplicated_routing_header``, then
+    ``classify_inbound_request``), given only the routing headers it reads, found in one pass."""
+    routing: dict[str, str] = {}
+    for key, value in scope["headers"]:
+        name = _ROUTING_HEADERS.get(key.lower())
+        if name is None:
+            continue
+        if name in routing:
+            return InboundLadderRejection(code=HEADER_MISMATCH, message=f"{name} header appears more than once")
+        routing[name] = value.decode("latin-1")
+    return classify_inbound_request(message, headers=routing)
+
+
+_ROUTING_HEADERS = {name.encode(): name for name in (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)}
 
 
 def _rejection_error(rejection: InboundLadderRejection) -> dict[str, Any]:
