@@ -7,7 +7,8 @@ front end, and JupyterLab closes comms whose target it does not know), hands eac
 to ``MessageExchanges`` on the server's loop, and sends the frames back as ``comm_msg`` on IOPub.
 
 Where the kernel has subshells (ipykernel 7) the Jupyter server sends on a subshell of its own, so
-requests are taken while a cell runs. Without them (or when told to) it sends on the control
+requests are taken while a cell runs (in fact in ipykernel's shell-channel thread, before they reach
+the subshell: ``shellintake``). Without them (or when told to) it sends on the control
 channel, which ipykernel runs in its own thread but does not route comm messages on: this module
 adds that route.
 """
@@ -25,6 +26,7 @@ from comm.base_comm import BaseComm
 from starlette.types import ASGIApp
 
 from jupyter_mcp._wire.frames import COMM_TARGET
+from jupyter_mcp.kernel.serving.shellintake import take_on_shell_channel
 from jupyter_mcp.tools.transports.messages.exchanges import MessageExchanges
 
 logger = logging.getLogger(__name__)
@@ -93,7 +95,11 @@ class KernelChannel:
         self.exchanges = MessageExchanges(app, loop, self._send, hello)
         self.comm = _ChannelComm(self.kernel, self._receive)
         self.kernel.comm_manager.register_comm(self.comm)
-        self._undo = [_quiet_status(self.kernel, self._ours), _route_comms_on_control(self.kernel)]
+        self._undo = [
+            _quiet_status(self.kernel, self._ours),
+            _route_comms_on_control(self.kernel),
+            take_on_shell_channel(self.kernel, self.comm.comm_id, self._receive),
+        ]
 
     def close(self) -> None:
         """Fail what is under way, tell the Jupyter server (a comm_close on IOPub), unregister."""
@@ -110,7 +116,7 @@ class KernelChannel:
     # ---- messages ------------------------------------------------------------------------------
 
     def _receive(self, msg: dict[str, Any]) -> None:
-        """A comm_msg from the Jupyter server (on the subshell's or the control thread)."""
+        """A comm_msg from the Jupyter server (on the shell-channel, a subshell's or the control thread)."""
         exchanges = self.exchanges
         data = msg.get("content", {}).get("data")
         if exchanges is None or not isinstance(data, Mapping):
