@@ -14,6 +14,7 @@ it, as ipykernel does, so it cannot be replayed).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -57,10 +58,8 @@ def _restore(loop: Any, stream: Any, usual: Callable[[list[Any]], object]) -> No
         if not stream.closed():
             stream.on_recv(usual, copy=False)
 
-    try:
+    with contextlib.suppress(RuntimeError):  # the thread's loop is closed: the kernel is going away
         loop.add_callback(restore)
-    except RuntimeError:  # the thread's loop is closed: the kernel is going away
-        pass
 
 
 def _ours(session: Any, parts: list[Any], wanted: bytes, comm_id: str) -> dict[str, Any] | None:
