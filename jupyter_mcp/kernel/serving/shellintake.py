@@ -1,4 +1,4 @@
-"""``take_on_shell_channel``: the kernel channel's messages taken where ipykernel 7 reads the shell socket.
+"""``ShellIntake``: the kernel channel's messages taken, and answered, where ipykernel 7 reads the shell socket.
 
 ipykernel 7 (JEP 91) reads the shell socket in a thread of its own and passes each message on to
 the thread of the subshell it names, which handles it as any shell message: status on IOPub,
@@ -8,6 +8,10 @@ switch interval or more while a CPU-bound cell runs). So the channel's own ``com
 in the shell-channel thread and go straight to the MCP app's loop; every other message (and ours,
 should this kernel's internals differ from what is expected here) goes the usual way.
 
+Their answers go back on the shell socket to the sender alone, not on IOPub: IOPub reaches every
+client of the kernel (JupyterLab's connections, the Jupyter server's activity watcher), each of
+which would decode every frame of every MCP exchange.
+
 Nothing is trusted before ``Session.deserialize`` has checked the message's signature (and noted
 it, as ipykernel does, so it cannot be replayed).
 """
@@ -16,63 +20,102 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
-Take = Callable[[dict[str, Any]], None]
-"""Receives one of the channel's messages, deserialized (called in the shell-channel thread)."""
-
 _COMM_MSG = b'"comm_msg"'
 
 
-def take_on_shell_channel(kernel: Any, comm_id: str, take: Take) -> Callable[[], None]:
-    """Route ``comm_id``'s ``comm_msg``s to ``take``; returns what undoes it (a no-op where the kernel
-    has no shell-channel thread, or not the one this expects)."""
-    thread = getattr(kernel, "shell_channel_thread", None)
-    stream = getattr(kernel, "shell_stream", None)
-    usual = getattr(kernel, "shell_channel_thread_main", None)
-    loop = getattr(thread, "io_loop", None)
-    if thread is None or stream is None or usual is None or loop is None:
-        return lambda: None
-    wanted = comm_id.encode()
+@dataclass(frozen=True)
+class ShellParent:
+    """A message taken on the shell socket: its answers go back there, to ``idents`` (its sender)."""
 
-    def on_recv(parts: list[Any]) -> object:
-        msg = _ours(kernel.session, parts, wanted, comm_id)
-        if msg is None:
-            return usual(parts)
+    msg: dict[str, Any]
+    idents: list[bytes]
+
+
+Take = Callable[[dict[str, Any], ShellParent], None]
+"""Receives one of the channel's messages, deserialized (called in the shell-channel thread)."""
+
+
+class ShellIntake:
+    """Routes ``comm_id``'s ``comm_msg``s to ``take`` (``install``; ``undo``), and sends answers (``reply``).
+
+    Example::
+
+        intake = ShellIntake(kernel, comm.comm_id, lambda msg, parent: ...)
+        if intake.install():
+            intake.reply(parent, "comm_msg", {"comm_id": comm.comm_id, "data": {}}, [])
+    """
+
+    def __init__(self, kernel: Any, comm_id: str, take: Take) -> None:
+        self.kernel = kernel
+        self.comm_id = comm_id
+        self._take = take
+        self._wanted = comm_id.encode()
+        thread = getattr(kernel, "shell_channel_thread", None)
+        self._loop: Any = getattr(thread, "io_loop", None)
+        self._stream: Any = getattr(kernel, "shell_stream", None)
+        self._usual: Callable[[list[Any]], object] | None = getattr(kernel, "shell_channel_thread_main", None)
+
+    def install(self) -> bool:
+        """Take the channel's messages from now on (``False``: this kernel has no shell-channel thread)."""
+        if self._loop is None or self._stream is None or self._usual is None:
+            return False
+        # A ZMQStream belongs to its thread: change its callback there.
+        self._loop.add_callback(self._stream.on_recv, self._on_recv, copy=False)
+        return True
+
+    def undo(self) -> None:
+        stream, usual = self._stream, self._usual
+        if self._loop is None or usual is None:
+            return
+
+        def restore() -> None:
+            if not stream.closed():
+                stream.on_recv(usual, copy=False)
+
+        with contextlib.suppress(RuntimeError):  # the thread's loop is closed: the kernel is going away
+            self._loop.add_callback(restore)
+
+    def reply(self, parent: ShellParent, msg_type: str, content: Mapping[str, Any], buffers: list[bytes]) -> None:
+        """Send a message to ``parent``'s sender on the shell socket (from any thread)."""
+        session = self.kernel.session
+        msg = session.msg(msg_type, dict(content), parent=parent.msg)
+        parts = [*session.serialize(msg, ident=parent.idents), *buffers]
+        with contextlib.suppress(RuntimeError):  # the kernel is going away
+            self._loop.add_callback(self._send, parts)
+
+    def _send(self, parts: list[bytes]) -> None:
+        if not self._stream.closed():
+            self._stream.send_multipart(parts, copy=False)
+
+    def _on_recv(self, parts: list[Any]) -> object:
+        taken = self._ours(parts)
+        if taken is None:
+            assert self._usual is not None
+            return self._usual(parts)
         try:
-            take(msg)
+            self._take(taken.msg, taken)
         except Exception:  # the shell-channel thread must keep reading
             logger.exception("the kernel channel failed on a message")
         return None
 
-    # ZMQStream belongs to its thread: change its callback there.
-    loop.add_callback(stream.on_recv, on_recv, copy=False)
-    return lambda: _restore(loop, stream, usual)
-
-
-def _restore(loop: Any, stream: Any, usual: Callable[[list[Any]], object]) -> None:
-    def restore() -> None:
-        if not stream.closed():
-            stream.on_recv(usual, copy=False)
-
-    with contextlib.suppress(RuntimeError):  # the thread's loop is closed: the kernel is going away
-        loop.add_callback(restore)
-
-
-def _ours(session: Any, parts: list[Any], wanted: bytes, comm_id: str) -> dict[str, Any] | None:
-    """The message, when it is a signed ``comm_msg`` to ``comm_id`` (else ``None``, nothing consumed)."""
-    try:
-        _, frames = session.feed_identities(parts, copy=False)
-        if len(frames) < 5 or _COMM_MSG not in frames[1].bytes or wanted not in frames[4].bytes:
+    def _ours(self, parts: list[Any]) -> ShellParent | None:
+        """The message, when it is a signed ``comm_msg`` to the comm (else ``None``, nothing consumed)."""
+        session = self.kernel.session
+        try:
+            idents, frames = session.feed_identities(parts, copy=False)
+            if len(frames) < 5 or _COMM_MSG not in frames[1].bytes or self._wanted not in frames[4].bytes:
+                return None
+            msg: dict[str, Any] = session.deserialize(frames, content=True, copy=False)
+        except (ValueError, TypeError, IndexError):  # unsigned, replayed or malformed: the usual path says so
             return None
-        msg: dict[str, Any] = session.deserialize(frames, content=True, copy=False)
-    except (ValueError, TypeError, IndexError):  # unsigned, replayed or malformed: the usual path says so
+        content = msg.get("content")
+        if msg.get("msg_type") == "comm_msg" and isinstance(content, dict) and content.get("comm_id") == self.comm_id:
+            return ShellParent(msg, [bytes(ident) for ident in idents])
+        session.digest_history.discard(frames[0].bytes)  # another comm's after all: its signature is not used up
         return None
-    content = msg.get("content")
-    if msg.get("msg_type") == "comm_msg" and isinstance(content, dict) and content.get("comm_id") == comm_id:
-        return msg
-    session.digest_history.discard(frames[0].bytes)  # another comm's after all: its signature is not used up
-    return None
