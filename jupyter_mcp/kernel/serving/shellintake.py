@@ -12,8 +12,8 @@ Their answers go back on the shell socket to the sender alone, not on IOPub: IOP
 client of the kernel (JupyterLab's connections, the Jupyter server's activity watcher), each of
 which would decode every frame of every MCP exchange.
 
-Nothing is trusted before ``Session.deserialize`` has checked the message's signature (and noted
-it, as ipykernel does, so it cannot be replayed).
+Nothing is trusted before the message's signature is checked (and noted, as ``Session.deserialize``
+does, so it cannot be replayed).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from hmac import compare_digest
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -105,17 +106,38 @@ class ShellIntake:
         return None
 
     def _ours(self, parts: list[Any]) -> ShellParent | None:
-        """The message, when it is a signed ``comm_msg`` to the comm (else ``None``, nothing consumed)."""
+        """The message, when it is a signed ``comm_msg`` to the comm (else ``None``, nothing consumed).
+
+        Lighter than ``Session.deserialize`` (a third of this thread's time went there): the same
+        signature and replay checks, but no metadata, no dates parsed, no version adaptation."""
         session = self.kernel.session
         try:
             idents, frames = session.feed_identities(parts, copy=False)
             if len(frames) < 5 or _COMM_MSG not in frames[1].bytes or self._wanted not in frames[4].bytes:
                 return None
-            msg: dict[str, Any] = session.deserialize(frames, content=True, copy=False)
-        except (ValueError, TypeError, IndexError):  # unsigned, replayed or malformed: the usual path says so
+            signed = [frame.bytes for frame in frames[:5]]
+            if not _authentic(session, signed):
+                return None  # the usual path says what is wrong with it
+            header, content = session.unpack(signed[1]), session.unpack(signed[4])
+        except (ValueError, TypeError, IndexError):  # malformed: the usual path says so
             return None
-        content = msg.get("content")
-        if msg.get("msg_type") == "comm_msg" and isinstance(content, dict) and content.get("comm_id") == self.comm_id:
-            return ShellParent(msg, [bytes(ident) for ident in idents])
-        session.digest_history.discard(frames[0].bytes)  # another comm's after all: its signature is not used up
-        return None
+        if header.get("msg_type") != "comm_msg" or not isinstance(content, dict):
+            return None
+        if content.get("comm_id") != self.comm_id:
+            return None
+        if session.auth is not None:
+            session._add_digest(signed[0])  # used up, as ``Session.deserialize`` records it (bounded there)
+        msg = {"header": header, "msg_type": "comm_msg", "content": content, "buffers": [f.bytes for f in frames[5:]]}
+        return ShellParent(msg, [bytes(ident) for ident in idents])
+
+
+def _authentic(session: Any, signed: list[bytes]) -> bool:
+    """Signed with the kernel's key, and not a replay (``Session.deserialize``'s checks)."""
+    if session.auth is None:
+        return True
+    signature = signed[0]
+    return (
+        bool(signature)
+        and signature not in session.digest_history
+        and compare_digest(signature, session.sign(signed[1:5]))
+    )
