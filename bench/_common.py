@@ -8,14 +8,19 @@ import statistics
 import time
 from typing import Any
 
+import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+
+
+def http_client(token: str | None) -> httpx2.AsyncClient:
+    """The HTTP client an MCP SDK client would make, with the bearer token when there is one."""
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300), follow_redirects=True)
 
 
 def client(url: str, token: str | None, mode: str) -> Client:
-    headers = {"Authorization": f"Bearer {token}"} if token else None
-    return Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)), mode=mode)
+    return Client(streamable_http_client(url, http_client=http_client(token)), mode=mode)
 
 
 async def call_latencies(

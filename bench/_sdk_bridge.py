@@ -13,9 +13,9 @@ import sys
 
 import anyio
 import mcp_types as mt
+from _common import http_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.stdio import stdio_server
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 
 from jupyter_mcp.cli.bridge import messages
@@ -31,7 +31,7 @@ def stamped(message: SessionMessage, params: messages.ParamHeaders) -> SessionMe
 
 
 async def main(url: str, token: str) -> None:
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    http = http_client(token)
     params = messages.ParamHeaders()
     async with stdio_server() as (stdin, stdout), streamable_http_client(url, http_client=http) as (up, down):
 

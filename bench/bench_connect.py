@@ -31,10 +31,10 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+from _common import http_client
 from jupyter_client.manager import KernelManager
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from jupyter_mcp import discovery
@@ -176,7 +176,7 @@ async def raw_connect(stack: AsyncExitStack, kernel_id: str, runtime: str, mode:
 async def measure(
     info: discovery.ServerInfo, kernel_id: str, runtime: str, mode: str, calls: int
 ) -> dict[str, list[float]]:
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {info.token}"})
+    http = http_client(info.token)
     async with AsyncExitStack() as stack:
         paths: dict[str, Call] = {
             "direct": await sdk_client_call(

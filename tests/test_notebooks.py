@@ -288,7 +288,7 @@ def test_apps_chapter_shows_the_cards_to_a_host_only(isolated_runtime: Path) -> 
         "✓ population(city='Oslo') works",
     ]
     by_source = {cell.source.splitlines()[0] if cell.source else "": cell for cell in cells}
-    host, plain = outputs_text(by_source["from mcp import Client"]).splitlines()
+    host, plain = outputs_text(by_source["import httpx2"]).splitlines()
     assert "'find_cities': {'resourceUri': 'ui://jupyter-mcp/tool/find_cities'}" in host
     assert "'jupyter_mcp_app_status': {'visibility': ['app']}" in host
     assert plain == "plain: {'find_cities': None}"
