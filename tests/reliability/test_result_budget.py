@@ -200,9 +200,14 @@ async def test_the_finding_a_600_kb_list_of_records_is_1_2_mb_on_the_wire_and_no
             for i in range(rows)
         ]
 
+    async def logged_records(ctx: Context, rows: int) -> list[dict[str, Any]]:
+        """Logs first, so the answer goes out as an event of an SSE stream (a quiet call's is a JSON body)."""
+        await ctx.info("listing")
+        return records(rows)
+
     unbudgeted, budgeted = ToolServer(result_budget=None), ToolServer()
     for server in (unbudgeted, budgeted):
-        server.add_tool(records)
+        server.add_tool(logged_records, name="records")
     assert len(json.dumps(records(7200))) > 600_000
     with served(unbudgeted) as url:
         async with http_client(url, "test-token", mode="legacy") as client:

@@ -1,10 +1,11 @@
 """MCP over the kernel's own channels, through the Jupyter server's routes: real engines, real clients.
 
-Two kernels the Jupyter server cannot reach on loopback: ``local``, a kernel of this server with
-``JupyterMCP.transport = "kernel"`` (no port of its own); ``gateway``, a kernel of a real
-``jupyter kernelgateway`` behind ``--gateway-url`` (``GatewayClient.url``), serving over HTTP inside
-the gateway's machine as it would by default, its discovery file out of the Jupyter server's sight.
-Cells run over the Jupyter server's kernel websocket, as JupyterLab runs them.
+Kernels the Jupyter server cannot reach on loopback: ``local``, a kernel of this server with
+``JupyterMCP.transport = "kernel"`` (no port of its own); ``kernel-gateway`` and
+``enterprise-gateway``, a kernel of a real ``jupyter kernelgateway`` or ``jupyter enterprisegateway``
+behind ``--gateway-url`` (``GatewayClient.url``), serving over HTTP inside the gateway's machine as it
+would by default, its discovery file out of the Jupyter server's sight. Cells run over the Jupyter
+server's kernel websocket, as JupyterLab runs them.
 """
 
 from __future__ import annotations
@@ -27,12 +28,15 @@ from traitlets.config import Config
 
 from tests.conftest import MODES
 from tests.serverext.conftest import jupyter_client
-from tests.serverext.lab import KernelGateway, LabKernel
+from tests.serverext.gateways import EnterpriseGateway, Gateway, KernelGateway
+from tests.serverext.lab import LabKernel
 from tests.serverext.test_approvals_api import ASKING_TOOLS, DESK_AGENT, post, question_waiting, text_of
 from tests.tasks_client import CreatedTask, TasksClient, start, wait_for
 from tests.tools.test_notifications import Heard
 
-BACKENDS = ["local", "gateway"]
+GATEWAYS = {"kernel-gateway": "kernel_gateway", "enterprise-gateway": "enterprise_gateway"}
+"""A backend behind ``--gateway-url``, and the module's fixture for its gateway."""
+BACKENDS = ["local", *GATEWAYS]
 LONG_CELL = (
     "import time\nlong_cell_done = False\nt = time.time()\nwhile time.time() - t < 8: pass\nlong_cell_done = True"
 )
@@ -93,14 +97,22 @@ class Lab:
     """The kernel process's listening TCP ports before jupyter_mcp was loaded (a local kernel's)."""
 
 
-@pytest.fixture(scope="module")
-def kernel_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KernelGateway]:
-    gateway = KernelGateway(tmp_path_factory.mktemp("gateway"))
+def running(gateway: Gateway) -> Iterator[Gateway]:
     try:
         gateway.wait_ready()
         yield gateway
     finally:
         gateway.stop()
+
+
+@pytest.fixture(scope="module")
+def kernel_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    yield from running(KernelGateway(tmp_path_factory.mktemp("kernel-gateway")))
+
+
+@pytest.fixture(scope="module")
+def enterprise_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    yield from running(EnterpriseGateway(tmp_path_factory.mktemp("enterprise-gateway")))
 
 
 @pytest.fixture(params=BACKENDS)
@@ -132,8 +144,8 @@ def jp_server_config(backend: str, request: pytest.FixtureRequest) -> Config:
     }
     if backend == "control":
         config["MCPExtensionApp"]["channel_route"] = "control"
-    if backend == "gateway":
-        gateway: KernelGateway = request.getfixturevalue("kernel_gateway")
+    if backend in GATEWAYS:
+        gateway: Gateway = request.getfixturevalue(GATEWAYS[backend])
         config["GatewayClient"] = {"url": gateway.url, "auth_token": gateway.token}
     return Config(config)
 
@@ -153,7 +165,7 @@ async def lab(
     reply = await jp_fetch("api", "sessions", method="POST", body=json.dumps(body))
     kernel_id = json.loads(reply.body)["kernel"]["id"]
     kernel = await LabKernel.connect(server_url, kernel_id, jupyter_token)
-    local = backend != "gateway"
+    local = backend not in GATEWAYS
     pid = jp_serverapp.kernel_manager.get_kernel(kernel_id).provisioner.process.pid if local else None
     before = listening(pid) if pid is not None else set()
     try:
@@ -164,6 +176,12 @@ async def lab(
         yield Lab(kernel_id, path, kernel, f"{server_url}mcp/notebooks/{quote(path)}", pid, before)
     finally:
         kernel.close()
+
+
+def via(serverapp: Any, kernel_id: str) -> str | None:
+    """Where the extension's channel to the kernel sends requests: ``"subshell"`` or ``"control"``."""
+    (extension,) = serverapp.extension_manager.extension_apps["jupyter_mcp"]
+    return extension.services.carriers.via(kernel_id)  # type: ignore[no-any-return]
 
 
 async def servers(jp_fetch: Any) -> list[dict[str, Any]]:
@@ -241,14 +259,18 @@ async def test_a_20_mb_result_arrives_as_its_preview_and_its_link_reads_back_who
             assert contents.text.endswith("abcdefghi\n")
 
 
-async def test_a_call_is_answered_while_a_cpu_bound_cell_runs(lab: Lab, jupyter_token: str) -> None:
+async def test_a_call_is_answered_while_a_cpu_bound_cell_runs(lab: Lab, jp_serverapp: Any, jupyter_token: str) -> None:
+    """On the channel's subshell: a gateway passes ``create_subshell_request`` on control and the
+    ``subshell_id`` of shell messages through (a message without it would wait for the cell)."""
     await lab.kernel.start(LONG_CELL)
     async with jupyter_client(lab.url, jupyter_token, mode="auto") as client:
         for _ in range(5):
             assert (await client.call_tool("cell_finished", {})).structured_content == {"result": False}
+    assert via(jp_serverapp, lab.kernel_id) == "subshell"
     assert await lab.kernel.value("long_cell_done") is True  # waits for the long cell
 
 
+@pytest.mark.parametrize("backend", ["local", "kernel-gateway"], indirect=True)  # Enterprise Gateway: CI time
 async def test_a_restart_fails_the_call_under_way_and_the_channel_comes_back(
     lab: Lab, jp_fetch: Any, jupyter_token: str, backend: str
 ) -> None:
@@ -260,7 +282,7 @@ async def test_a_restart_fails_the_call_under_way_and_the_channel_comes_back(
             await call
     assert "restarted" in str(failed.value)
     assert "outcome is unknown" in str(failed.value)
-    transport = "server.settings.transport = 'kernel'" if backend != "gateway" else ""
+    transport = "server.settings.transport = 'kernel'" if backend not in GATEWAYS else ""
     await lab.kernel.run(LOAD + transport)
     await lab.kernel.run(TOOLS)
     async with jupyter_client(lab.url, jupyter_token, mode="legacy") as client:
@@ -282,7 +304,7 @@ async def test_a_kernel_with_transport_kernel_listens_on_no_port_of_its_own(lab:
 
 @pytest.mark.parametrize("backend", ["control"], indirect=True)
 async def test_the_control_channel_carries_calls_too_while_a_cell_runs(
-    lab: Lab, jp_fetch: Any, jupyter_token: str
+    lab: Lab, jp_fetch: Any, jp_serverapp: Any, jupyter_token: str
 ) -> None:
     """What a kernel without subshells (ipykernel 6) gets; here forced with ``channel_route = "control"``."""
     await lab.kernel.start(LONG_CELL)
@@ -291,4 +313,5 @@ async def test_the_control_channel_carries_calls_too_while_a_cell_runs(
             assert (await client.call_tool("cell_finished", {})).structured_content == {"result": False}
     (entry,) = await servers(jp_fetch)
     assert entry["transport"] == "kernel"
+    assert via(jp_serverapp, lab.kernel_id) == "control"
     assert await lab.kernel.value("long_cell_done") is True

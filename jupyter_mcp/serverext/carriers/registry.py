@@ -120,6 +120,11 @@ class Carriers:
             return GatewayLink(kernel_id)
         return ZmqLink(self.kernel_manager.get_kernel(kernel_id))
 
+    def via(self, kernel_id: str) -> str | None:
+        """Where the kernel's channel sends requests (``"subshell"`` or ``"control"``); ``None``: no channel."""
+        carrier = self._channels.get(kernel_id)
+        return carrier.via if carrier is not None else None
+
     def forget(self, kernel_id: str, why: str) -> None:
         """Close the kernel's channel: requests under way hear ``why``; the next one connects anew."""
         carrier = self._channels.pop(kernel_id, None)

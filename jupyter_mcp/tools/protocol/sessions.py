@@ -201,6 +201,15 @@ class ClientTracker:
             session.last_seen = time.time()
             return session.connection.protocol_version
 
+    def session_connection(self, session_id: str) -> Connection | None:
+        """The connection of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
+        with self._lock:
+            session = self._sessions.get(self._by_session_id.get(session_id, 0))
+            if session is None:
+                return None
+            session.last_seen = time.time()
+            return session.connection
+
     def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
         """What open 2025-era session ``session_id`` declared in its handshake, as JSON (``None``: nothing)."""
         with self._lock:

@@ -14,12 +14,16 @@ JSON-RPC id, a client resuming its stream could be sent another session's events
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import math
 import sys
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 import anyio
 from mcp.server import Server
-from mcp.server.auth.middleware.bearer_auth import AuthorizationContext
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, AuthorizationContext, authorization_context
 from mcp.server.streamable_http import StreamableHTTPServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -34,6 +38,7 @@ from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
 from jupyter_mcp.tools.transports.http.lists import CachedLists, ListReplies, Sessions
+from jupyter_mcp.tools.transports.http.sessioned import SessionEntry
 from jupyter_mcp.tools.transports.http.stateless import StatelessEntry, is_modern, takes
 from jupyter_mcp.tools.transports.http.wire import WireCheck, parsed_message
 
@@ -78,15 +83,55 @@ class _SessionManager(StreamableHTTPSessionManager):
             idle.deadline = anyio.current_time() + transport._idle_timeout  # as the transport does after a request
         return True
 
+    def transport_for(self, scope: Scope, session_id: str) -> StreamableHTTPServerTransport | None:
+        """The open session's transport, if this request's credential is the one that opened it."""
+        transport = self._server_instances.get(session_id)
+        if (
+            transport is None
+            or transport.is_terminated
+            or (transport.idle_scope and transport.idle_scope.cancel_called)
+        ):
+            return None
+        user = scope.get("user")
+        requestor = authorization_context(user) if isinstance(user, AuthenticatedUser) else None
+        return transport if requestor == self._session_owners.get(session_id) else None
+
+    @contextlib.contextmanager
+    def holding(self, transport: StreamableHTTPServerTransport) -> Iterator[None]:
+        """A request in flight holds its session open, as the transport's own ``handle_request`` does."""
+        idle, timeout = transport.idle_scope, transport._idle_timeout
+        if idle is None or timeout is None:
+            yield
+            return
+        transport._requests_in_flight += 1
+        idle.deadline = math.inf
+        try:
+            yield
+        finally:
+            transport._requests_in_flight -= 1
+            if not transport._requests_in_flight:
+                idle.deadline = asyncio.get_running_loop().time() + timeout  # anyio's clock, without its backend lookup
+
 
 class _McpPath:
-    """The MCP path ahead of Starlette: 2026-era requests to ``stateless``, the rest of it to ``sdk``."""
+    """The MCP path ahead of Starlette: 2026-era requests to ``stateless``, 2025-era ones in a session to ``lists``
+    or ``sessioned``, the rest of it to ``sdk``."""
 
-    def __init__(self, path: str, sdk: ASGIApp, stateless: StatelessEntry, lists: ListReplies, rest: ASGIApp) -> None:
+    def __init__(
+        self,
+        path: str,
+        sdk: ASGIApp,
+        rest: ASGIApp,
+        *,
+        stateless: StatelessEntry,
+        lists: ListReplies,
+        sessioned: SessionEntry,
+    ) -> None:
         self.path = path
         self.sdk = sdk
         self.stateless = stateless
         self.lists = lists
+        self.sessioned = sessioned
         self.rest = rest
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -99,6 +144,8 @@ class _McpPath:
                 await self.stateless(scope, receive, send, message)
                 return
             if await self.lists.in_session(scope, send, message):
+                return
+            if await self.sessioned(scope, receive, send, message):
                 return
         await self.sdk(scope, receive, send)
 
@@ -136,6 +183,14 @@ def streamable_http_app(
     sdk = JsonReads(StreamableHTTPASGIApp(manager))
     lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open)
     stateless = StatelessEntry(served.lowlevel, manager.lifespan_state, json_response=json_response, lists=lists)
+    sessioned = SessionEntry(
+        served.lowlevel,
+        manager.lifespan_state,
+        manager,
+        served.clients_tracker.session_connection,
+        json_response=json_response,
+        retry_interval=retry_interval,
+    )
     rest = Starlette(
         routes=[Route(path, endpoint=sdk), *routes],
         lifespan=lambda _: manager.run(),
@@ -144,5 +199,5 @@ def streamable_http_app(
     # An encoded slash (``/approvals/x%2F``) decodes to a trailing "/": Starlette would answer it with a
     # redirect to a path nobody serves. A route either matches as written or is refused.
     rest.router.redirect_slashes = False
-    endpoint = _McpPath(path, sdk, stateless, lists, rest)
+    endpoint = _McpPath(path, sdk, rest, stateless=stateless, lists=lists, sessioned=sessioned)
     return WireCheck(endpoint, path, served.event_stores.knows, settings, json_response=json_response)

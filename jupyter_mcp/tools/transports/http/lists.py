@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from mcp.server.connection import Connection
 from mcp_types import RequestId
 from starlette.datastructures import Headers
 from starlette.types import Scope, Send
@@ -42,6 +43,10 @@ class Sessions(Protocol):
     """Who is connected (the server's ``ClientTracker``)."""
 
     def seen_modern(self, name: str, version: str, protocol_version: str) -> None: ...
+    def session_connection(self, session_id: str) -> Connection | None:
+        """The connection of an open 2025-era session that made a request here."""
+        ...
+
     def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
         """What an open 2025-era session declared in its handshake, as JSON."""
         ...

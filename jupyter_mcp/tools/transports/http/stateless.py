@@ -10,7 +10,7 @@ it (middleware, handlers, result shaping) in this task; the answer is encoded on
 The response is the SDK's too: a JSON body unless the handler sends a notification first (then
 ``text/event-stream``); a request still running after ``PING_INTERVAL`` commits to SSE and gets
 keep-alive pings; in SSE mode the client closing its stream cancels the request. Watching for that
-starts only once a request has run ``_WATCH_AFTER``, so a quick request costs no extra task.
+starts only once a request has run ``WATCH_AFTER``, so a quick request costs no extra task.
 A read or a prompt get holds its notifications until its answer is known, as ``bodies.py`` says.
 Requests of an unusual shape (notifications, ``subscriptions/listen``, extra members) are the SDK's.
 """
@@ -57,18 +57,18 @@ logger = logging.getLogger(__name__)
 
 PING_INTERVAL = 15.0
 """Seconds of silence after which a running request's SSE stream gets a keep-alive comment (the SDK's)."""
-_WATCH_AFTER = 0.25
+WATCH_AFTER = 0.25
 """A request running this long starts watching for its client to go (and for the ping): a client that
 closes its stream sooner cancels the request this much later. Under load (50 clients at once) most
 requests run tens of milliseconds, and a watching task for each cost more than they saved."""
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
-_SSE_HEADERS = [
+SSE_HEADERS = [
     (b"content-type", b"text/event-stream"),
     (b"cache-control", b"no-cache, no-transform"),
     (b"connection", b"keep-alive"),
     (b"x-accel-buffering", b"no"),
 ]
-_PING = b": ping\r\n\r\n"
+PING = b": ping\r\n\r\n"
 _ANSWERED_WHOLE = frozenset({"resources/read", "prompts/get"})
 
 
@@ -263,17 +263,17 @@ class _Exchange:
             self.closed = final
             if not self.committed:
                 self.committed = True
-                await self.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+                await self.send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await self.send({"type": "http.response.body", "body": data, "more_body": not final})
             self.last_sent = time.monotonic()
 
     @contextlib.contextmanager
     def watching(self, receive: Receive) -> Any:
-        """A cancel scope for the request; after ``_WATCH_AFTER`` a task pings it and cancels it if the client goes."""
+        """A cancel scope for the request; after ``WATCH_AFTER`` a task pings it and cancels it if the client goes."""
         loop = asyncio.get_running_loop()
         started: list[asyncio.Task[None]] = []
         with anyio.CancelScope() as scope:
-            timer = loop.call_later(_WATCH_AFTER, lambda: started.append(loop.create_task(self._watch(receive, scope))))
+            timer = loop.call_later(WATCH_AFTER, lambda: started.append(loop.create_task(self._watch(receive, scope))))
             try:
                 yield scope
             finally:
@@ -282,7 +282,7 @@ class _Exchange:
                     task.cancel()
 
     async def _watch(self, receive: Receive, scope: anyio.CancelScope) -> None:
-        gone = asyncio.ensure_future(_disconnect(receive))
+        gone = asyncio.ensure_future(disconnected(receive))
         try:
             while not self.closed:
                 wait = self.last_sent + PING_INTERVAL - time.monotonic()
@@ -291,12 +291,12 @@ class _Exchange:
                     scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
                     return
                 if self.held is None and time.monotonic() - self.last_sent >= PING_INTERVAL:
-                    await self._event(_PING, final=False)
+                    await self._event(PING, final=False)
         finally:
             gone.cancel()
 
 
-async def _disconnect(receive: Receive) -> None:
+async def disconnected(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
 
@@ -320,11 +320,16 @@ def _error(request_id: RequestId | None, error: dict[str, Any]) -> dict[str, Any
 
 
 def _sse(message: dict[str, Any]) -> bytes:
-    data = codec.dumps(message)
+    return sse_event(codec.dumps(message))
+
+
+def sse_event(data: bytes, event_id: str | None = None, retry: int | None = None) -> bytes:
+    """One ``message`` event carrying ``data`` (a JSON text), with its id and a reconnection delay if given."""
     for raw, escaped in _LINE_BREAKS:  # readers that split lines as Python does would cut the event there
         if raw in data:
             data = data.replace(raw, escaped)
-    return b"event: message\r\ndata: " + data + b"\r\n\r\n"
+    head = (b"id: " + event_id.encode() + b"\r\n" if event_id else b"") + (b"retry: %d\r\n" % retry if retry else b"")
+    return head + b"event: message\r\ndata: " + data + b"\r\n\r\n"
 
 
 _LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028, 0x2029)]
