@@ -201,7 +201,10 @@ async def test_clients_list_and_call_tools_in_both_eras(lab: Lab, jp_fetch: Any,
     assert entry["routes"]["notebook"].endswith(quote(lab.path))
     assert [tool["name"] for tool in entry["tools"]] == ["get_var", "crunch", "big_text", "cell_finished"]
     assert await lab.kernel.value("len(server.history)") == 2
-    assert lab.kernel.comm_messages > 0  # JupyterLab's websocket saw the answers go by, and still works
+    # The answers went to the Jupyter server alone (on the shell socket, not IOPub): JupyterLab's
+    # websocket saw none of them go by, and still works.
+    assert lab.kernel.channel_answers == 0
+    assert await lab.kernel.value("1 + 1") == 2
 
 
 async def test_the_channels_messages_are_taken_in_the_shell_channel_thread(lab: Lab, jupyter_token: str) -> None:
@@ -315,3 +318,4 @@ async def test_the_control_channel_carries_calls_too_while_a_cell_runs(
     assert entry["transport"] == "kernel"
     assert via(jp_serverapp, lab.kernel_id) == "control"
     assert await lab.kernel.value("long_cell_done") is True
+    assert lab.kernel.channel_answers > 0  # answered on IOPub here, so every front end sees them go by
