@@ -43,6 +43,8 @@ def add(a: int, b: int) -> int:
     return a + b
 '''
 CARRIERS = ("http", "kernel")
+ROUNDS = 5
+"""Turns each carrier takes while a CPU-bound cell runs."""
 
 
 class Notebook:
@@ -78,13 +80,18 @@ def measure(server: JupyterServer, calls: int, cpu_calls: int) -> dict[str, dict
             before = cpu_seconds(server.process.pid)
             anyio.run(call_latencies, notebook.url, server.token, mode, "add", arguments, calls, 0)
             figures[carrier]["server_cpu_ms"] = (cpu_seconds(server.process.pid) - before) / calls * 1000
-        for carrier, notebook in notebooks.items():
-            figures[f"{carrier}, CPU-bound cell"] = during_cpu_bound(server, notebook, mode, cpu_calls)
+        # The carriers take turns, a CPU-bound cell each time, so a neighbour's burst on a shared box hits both.
+        busy: dict[str, list[float]] = {carrier: [] for carrier in CARRIERS}
+        for _ in range(ROUNDS):
+            for carrier, notebook in notebooks.items():
+                busy[carrier] += during_cpu_bound(server, notebook, mode, max(1, cpu_calls // ROUNDS))
+        for carrier, values in busy.items():
+            figures[f"{carrier}, CPU-bound cell"] = summary(values) | {"server_cpu_ms": float("nan")}
         results[era] = figures
     return results
 
 
-def during_cpu_bound(server: JupyterServer, notebook: Notebook, mode: str, calls: int) -> dict[str, float]:
+def during_cpu_bound(server: JupyterServer, notebook: Notebook, mode: str, calls: int) -> list[float]:
     msg_id = notebook.client.execute("work(600)")
     time.sleep(0.5)
     try:
@@ -97,7 +104,7 @@ def during_cpu_bound(server: JupyterServer, notebook: Notebook, mode: str, calls
             reply = notebook.client.get_shell_msg(timeout=60)
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
-    return summary(values) | {"server_cpu_ms": float("nan")}
+    return values
 
 
 def summary(seconds: list[float]) -> dict[str, float]:

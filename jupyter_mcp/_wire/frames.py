@@ -7,11 +7,13 @@ runs, and lists nothing for a kernel without jupyter_mcp) and sends ``comm_msg``
 subshell of its own where the kernel has them (ipykernel 7, JEP 91), else on the control channel.
 
 Each message's ``data`` is one frame below; a body piece, when there is one, is the message's one
-binary buffer (never base64), except where the request asks for ``text``: through a gateway the
-Jupyter server relays the kernel's messages to JupyterLab and decodes every websocket frame as
-UTF-8 text (jupyter_server's ``GatewayWebSocketConnection``), so a binary frame there would cut
-JupyterLab's connection to the kernel. Such answers carry their pieces as UTF-8 text in the frame
-(``body``; ``body64``, base64, only for a piece that is not UTF-8: MCP's bodies always are).
+binary buffer (never base64), except where the request asks for ``text``. ipykernel 7 answers on the
+shell socket, to the Jupyter server alone; a kernel without its shell-channel thread (and the
+control route) answers on IOPub, and through a gateway the Jupyter server relays IOPub to JupyterLab
+and decodes every websocket frame as UTF-8 text (jupyter_server's ``GatewayWebSocketConnection``),
+so a binary frame there would cut JupyterLab's connection to the kernel. Such answers carry their
+pieces as UTF-8 text in the frame (``body``; ``body64``, base64, only for a piece that is not UTF-8:
+MCP's bodies always are).
 
 Frames of one exchange share an ``id`` chosen by the sender of the request; response frames are
 numbered (``seq``) so a lost message (IOPub drops messages when a reader falls behind) ends the

@@ -28,8 +28,8 @@ class LabKernel:
     def __init__(self, socket: WebSocketClientConnection) -> None:
         self.socket = socket
         self.session = Session(key=b"")
-        self.comm_messages = 0
-        """Comm messages this front end received (the kernel channel's answers go to every front end)."""
+        self.channel_answers = 0
+        """Kernel-channel answers this front end received (on IOPub they would reach every front end)."""
 
     @classmethod
     async def connect(cls, server_url: str, kernel_id: str, token: str) -> LabKernel:
@@ -68,7 +68,8 @@ class LabKernel:
         if data is None:
             raise AssertionError("the kernel's websocket closed (as JupyterLab's would have)")
         message: dict[str, Any] = deserialize_binary_message(data) if isinstance(data, bytes) else json.loads(data)
-        self.comm_messages += message.get("msg_type") == "comm_msg"
+        if message.get("msg_type") == "comm_msg":
+            self.channel_answers += message.get("content", {}).get("data", {}).get("op") in ("response", "error")
         return message
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ import anyio
 import mcp_types as mt
 import psutil
 import pytest
+from ipykernel.thread import SHELL_CHANNEL_THREAD_NAME
 from jupyter_server.gateway.gateway_client import GatewayClient
 from mcp.shared.exceptions import MCPError
 from traitlets.config import Config
@@ -72,6 +73,13 @@ def cell_finished() -> bool:
     """Whether the long cell has finished."""
     return globals().get("long_cell_done", False)
 '''
+
+TAKEN_IN = """
+import threading
+taken_in = []
+_receive = server._channel.exchanges.receive
+server._channel.exchanges.receive = lambda *args: (taken_in.append(threading.current_thread().name), _receive(*args))
+"""
 
 
 @dataclass
@@ -193,7 +201,19 @@ async def test_clients_list_and_call_tools_in_both_eras(lab: Lab, jp_fetch: Any,
     assert entry["routes"]["notebook"].endswith(quote(lab.path))
     assert [tool["name"] for tool in entry["tools"]] == ["get_var", "crunch", "big_text", "cell_finished"]
     assert await lab.kernel.value("len(server.history)") == 2
-    assert lab.kernel.comm_messages > 0  # JupyterLab's websocket saw the answers go by, and still works
+    # The answers went to the Jupyter server alone (on the shell socket, not IOPub): JupyterLab's
+    # websocket saw none of them go by, and still works.
+    assert lab.kernel.channel_answers == 0
+    assert await lab.kernel.value("1 + 1") == 2
+
+
+async def test_the_channels_messages_are_taken_in_the_shell_channel_thread(lab: Lab, jupyter_token: str) -> None:
+    """ipykernel 7: the channel's frames go from the thread that reads the shell socket straight to the
+    MCP app, not through the subshell's thread (its status messages, stdout/stderr flushes)."""
+    await lab.kernel.run(TAKEN_IN)
+    async with jupyter_client(lab.url, jupyter_token, mode="legacy") as client:
+        assert (await client.call_tool("cell_finished", {})).structured_content == {"result": False}
+    assert await lab.kernel.value("sorted(set(taken_in))") == [SHELL_CHANNEL_THREAD_NAME]
 
 
 async def test_a_2025_session_hears_list_changed_when_a_cell_runs_again(lab: Lab, jupyter_token: str) -> None:
@@ -298,3 +318,4 @@ async def test_the_control_channel_carries_calls_too_while_a_cell_runs(
     assert entry["transport"] == "kernel"
     assert via(jp_serverapp, lab.kernel_id) == "control"
     assert await lab.kernel.value("long_cell_done") is True
+    assert lab.kernel.channel_answers > 0  # answered on IOPub here, so every front end sees them go by

@@ -103,3 +103,18 @@ def test_a_malformed_request_is_an_error_frame(kernel: Kernel) -> None:
         "id": "4",
         "message": "a malformed request frame: method and target must be text, the target a path",
     }
+
+
+def test_an_event_streams_opening_goes_with_its_first_event(kernel: Kernel) -> None:
+    """2025 era: the priming event (an id, no data) waits with the head for the answer's event."""
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": params}).encode()
+    headers = [*HEADERS, ["content-type", "application/json"], ["accept", "application/json, text/event-stream"]]
+    request = {"op": "request", "id": "5", "method": "POST", "target": "/mcp", "headers": headers}
+    (first, first_body), (last, last_body) = kernel.ask(request, body)
+    assert (first["status"], first["more"], last["more"]) == (200, True, False)
+    assert dict(first["headers"])["content-type"].startswith("text/event-stream")
+    events = first_body[0].decode().replace("\r\n", "\n").split("\n\n")
+    assert events[0].startswith("id: ")  # the priming event
+    assert '"serverInfo"' in events[1]
+    assert last_body == []

@@ -4,10 +4,12 @@ The Jupyter server reaches a kernel it cannot reach on loopback (a gateway's, a 
 one with ``transport = "kernel"``) through the kernel's own channels. This module keeps one comm
 with the target ``COMM_TARGET`` registered but unannounced (a comm_open on IOPub would reach every
 front end, and JupyterLab closes comms whose target it does not know), hands each of its messages
-to ``MessageExchanges`` on the server's loop, and sends the frames back as ``comm_msg`` on IOPub.
+to ``MessageExchanges`` on the server's loop, and sends the frames back as ``comm_msg``s.
 
 Where the kernel has subshells (ipykernel 7) the Jupyter server sends on a subshell of its own, so
-requests are taken while a cell runs. Without them (or when told to) it sends on the control
+requests are taken while a cell runs; in fact they are taken in ipykernel's shell-channel thread
+before they reach the subshell, and answered on the shell socket (``shellintake``). Otherwise
+answers go on IOPub. Without subshells (or when told to) it sends on the control
 channel, which ipykernel runs in its own thread but does not route comm messages on: this module
 adds that route.
 """
@@ -25,6 +27,7 @@ from comm.base_comm import BaseComm
 from starlette.types import ASGIApp
 
 from jupyter_mcp._wire.frames import COMM_TARGET
+from jupyter_mcp.kernel.serving.shellintake import ShellIntake, ShellParent
 from jupyter_mcp.tools.transports.messages.exchanges import MessageExchanges
 
 logger = logging.getLogger(__name__)
@@ -77,6 +80,7 @@ class KernelChannel:
         self.comm: _ChannelComm | None = None
         self.exchanges: MessageExchanges | None = None
         self._undo: list[Callable[[], None]] = []
+        self._intake: ShellIntake | None = None
 
     @property
     def comm_id(self) -> str | None:
@@ -94,6 +98,10 @@ class KernelChannel:
         self.comm = _ChannelComm(self.kernel, self._receive)
         self.kernel.comm_manager.register_comm(self.comm)
         self._undo = [_quiet_status(self.kernel, self._ours), _route_comms_on_control(self.kernel)]
+        intake = ShellIntake(self.kernel, self.comm.comm_id, self._receive)
+        if intake.install():
+            self._intake = intake
+            self._undo.append(intake.undo)
 
     def close(self) -> None:
         """Fail what is under way, tell the Jupyter server (a comm_close on IOPub), unregister."""
@@ -101,7 +109,7 @@ class KernelChannel:
         if exchanges is not None:
             _on_loop(exchanges.loop, lambda: exchanges.close(_STOPPED))
         comm, undo = self.comm, self._undo
-        self.comm, self.exchanges, self._undo = None, None, []
+        self.comm, self.exchanges, self._undo, self._intake = None, None, [], None
         if comm is not None:
             comm.close()
         for step in reversed(undo):
@@ -109,20 +117,25 @@ class KernelChannel:
 
     # ---- messages ------------------------------------------------------------------------------
 
-    def _receive(self, msg: dict[str, Any]) -> None:
-        """A comm_msg from the Jupyter server (on the subshell's or the control thread)."""
+    def _receive(self, msg: dict[str, Any], parent: ShellParent | None = None) -> None:
+        """A comm_msg from the Jupyter server (on the shell-channel, a subshell's or the control thread);
+        ``parent`` when it was taken on the shell socket, where its answers go back."""
         exchanges = self.exchanges
         data = msg.get("content", {}).get("data")
         if exchanges is None or not isinstance(data, Mapping):
             return
-        exchanges.receive(data, msg.get("buffers") or [], str(msg["header"].get("session", "")), msg)
+        exchanges.receive(data, msg.get("buffers") or [], str(msg["header"].get("session", "")), parent or msg)
 
     def _send(self, frame: Mapping[str, Any], buffers: list[bytes], reply_to: object) -> None:
-        """One frame out as a comm_msg on IOPub, in reply to the request's message (on the server's loop)."""
-        comm = self.comm
+        """One frame out as a comm_msg, in reply to the request's message (on the server's loop): to its
+        sender on the shell socket when it came that way, else on IOPub."""
+        comm, intake = self.comm, self._intake
         if comm is None:
             return
         content = {"comm_id": comm.comm_id, "data": dict(frame)}
+        if isinstance(reply_to, ShellParent) and intake is not None:
+            intake.reply(reply_to, "comm_msg", content, buffers)
+            return
         self.kernel.session.send(
             self.kernel.iopub_socket, "comm_msg", content, parent=reply_to, ident=comm.topic, buffers=buffers
         )

@@ -4,8 +4,8 @@ Connecting: ``kernel_info`` (does it have subshells?) and ``comm_info`` for ``CO
 serve tools, and on which comm?) on the control channel, which answers while a cell runs; then a
 subshell of the carrier's own where there are subshells; then ``hello``, which the kernel answers
 with its ``ServerInfo`` (its token and admin token: the kernel's messaging is authenticated, as the
-discovery file's mode 0600 is) on IOPub. Requests then go as ``comm_msg`` on the subshell (or on
-control) and their frames come back on IOPub.
+discovery file's mode 0600 is). Requests then go as ``comm_msg`` on the subshell (or on control)
+and their frames come back on the shell channel, to this carrier alone (ipykernel 7), or on IOPub.
 
 Subshells die with their kernel. Whatever ends the carrier (the kernel restarted or shut down, its
 tool server stopped, the link broke) fails every exchange under way with a sentence saying so, and
@@ -142,8 +142,8 @@ class KernelCarrier:
 
     def _message(self, channel: str, msg: Message) -> None:
         kind, content = msg.get("msg_type"), msg.get("content") or {}
-        if channel == "iopub" and content.get("comm_id") == self.comm_id:
-            if kind == "comm_close":
+        if channel in ("iopub", "shell") and content.get("comm_id") == self.comm_id:
+            if kind == "comm_close" and channel == "iopub":
                 self.lose(STOPPED)
             elif kind == "comm_msg" and (msg.get("parent_header") or {}).get("session") == self.link.session_id:
                 self._frame(content.get("data") or {}, msg.get("buffers") or [])

@@ -8,7 +8,9 @@ what carries them (a kernel's comm) is the caller's business.
 
 A response's head waits for its first body piece (one message instead of two; a small JSON answer
 is one message in all), or ``HEAD_GRACE`` seconds, whichever comes first, so a stream that stays
-quiet still answers at once. Frames arrive from any thread (``receive``); the app runs on ``loop``.
+quiet still answers at once. An event stream's opening (the MCP SDK's priming event: an id and no
+data) waits with it for the first event that says something. Frames arrive from any thread
+(``receive``); the app runs on ``loop``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from starlette.types import ASGIApp, Message
 from jupyter_mcp._wire.frames import PIECE, ResponseFrame, as_text, pieces
 
 logger = logging.getLogger(__name__)
+
+_SSE = "text/event-stream"
 
 HEAD_GRACE = 0.05
 """Seconds a response's head waits for its first body piece before it goes out alone."""
@@ -46,6 +50,10 @@ class _Exchange:
     seq: int = 0
     head: ResponseFrame | None = None
     head_timer: asyncio.TimerHandle | None = None
+    sse: bool = False
+    """The response is a server-sent event stream."""
+    opening: bytes = b""
+    """Events without data (a priming event) waiting with the head for the first event with data."""
     text: bool = False
     """Body pieces go as text in the frames (the request asked: a gateway relays the answers)."""
     started: bool = False
@@ -148,11 +156,17 @@ class MessageExchanges:
         if message["type"] == "http.response.start":
             headers = [[_text(name), _text(value)] for name, value in message.get("headers", [])]
             exchange.head = {"status": int(message["status"]), "headers": headers}
+            exchange.sse = any(name.lower() == "content-type" and _SSE in value for name, value in headers)
             exchange.head_timer = self.loop.call_later(HEAD_GRACE, self._flush_head, exchange)
         elif message["type"] == "http.response.body":
             self._body(exchange, bytes(message.get("body", b"")), bool(message.get("more_body", False)))
 
     def _body(self, exchange: _Exchange, body: bytes, more: bool) -> None:
+        if exchange.head is not None and exchange.sse and more and _says_nothing(body):
+            exchange.opening += body
+            return
+        if exchange.opening:
+            body, exchange.opening = exchange.opening + body, b""
         cut = pieces(body, PIECE)
         if not cut and more:
             return  # nothing to say yet
@@ -164,7 +178,8 @@ class MessageExchanges:
     def _flush_head(self, exchange: _Exchange) -> None:
         exchange.head_timer = None
         if exchange.head is not None and not exchange.ended:
-            self._frame(exchange, {"op": "response", "more": True})
+            opening, exchange.opening = exchange.opening, b""
+            self._frame(exchange, {"op": "response", "more": True}, opening)
 
     # ---- frames out ----------------------------------------------------------------------------
 
@@ -219,6 +234,11 @@ def _scope(frame: Mapping[str, Any]) -> dict[str, Any]:
         "client": ("kernel-channel", 0),
         "server": ("kernel-channel", 0),
     }
+
+
+def _says_nothing(piece: bytes) -> bool:
+    """Whether a piece of an event stream has no data (comments, ids, retry, empty ``data:`` lines)."""
+    return not any(line.startswith(b"data:") and line[5:].strip() for line in piece.splitlines())
 
 
 def _text(value: bytes | str) -> str:
