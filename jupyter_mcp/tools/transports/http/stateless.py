@@ -5,7 +5,8 @@ re-reads the body, validates the envelope into models, runs every request as two
 through a memory stream, and dumps the answer through models again. Here the body arrives parsed
 and checked (``WireCheck``); the SDK's own checks run on it, in its order and with its functions
 (routing headers, the ``_meta`` envelope, ``Mcp-Param-*`` headers); the SDK's ``serve_one`` serves
-it (middleware, handlers, result shaping) in this task; the answer is encoded once (``codec``).
+it (middleware, handlers, result shaping) in this task, a ``CallToolResult`` shaped in one dump
+(``direct.py``); the answer is encoded once (``codec``).
 
 The response is the SDK's too: a JSON body unless the handler sends a notification first (then
 ``text/event-stream``); a request still running after ``PING_INTERVAL`` commits to SSE and gets
@@ -28,7 +29,7 @@ from typing import Any
 import anyio
 from mcp.server import Server
 from mcp.server.connection import Connection
-from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data
+from mcp.server.runner import aclose_shielded, modern_error_data
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.inbound import (
@@ -53,6 +54,7 @@ from starlette.types import Receive, Scope, Send
 
 from jupyter_mcp.tools import codec
 from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
+from jupyter_mcp.tools.transports.http.direct import DirectRunner
 from jupyter_mcp.tools.transports.http.lists import ListReplies, send_json
 
 logger = logging.getLogger(__name__)
@@ -108,6 +110,7 @@ class StatelessEntry:
         self.json_response = json_response
         self.lists = lists
         self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
+        self._server_stamp = lowlevel.server_info_stamp  # fixed at the server's construction
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
         request_id = message["id"]  # Content-Type and Accept passed WireCheck
@@ -166,7 +169,8 @@ class StatelessEntry:
             verdict.protocol_version, verdict.client_info, verdict.client_capabilities
         )
         method, state = message["method"], self.lifespan_state()
-        served = _serve_one(self.lowlevel, exchange, method, params, connection=connection, state=state)
+        runner = DirectRunner(self.lowlevel, connection, state, server_stamp=self._server_stamp)
+        served = _serve_one(runner, exchange, method, params)
         if self.json_response:
             await exchange.finish(await _answer(message["id"], served))
             return
@@ -177,18 +181,13 @@ class StatelessEntry:
 
 
 async def _serve_one(
-    lowlevel: Server[Any],
-    exchange: _Exchange,
-    method: str,
-    params: Mapping[str, Any] | None,
-    *,
-    connection: Connection,
-    state: Any,
+    runner: DirectRunner, exchange: _Exchange, method: str, params: Mapping[str, Any] | None
 ) -> dict[str, Any]:
     """The SDK's ``serve_one``, without unwinding the connection's exit stack when nothing was put on it
     (a shielded scope with a deadline per request otherwise)."""
+    connection = runner.connection
     try:
-        return await ServerRunner(lowlevel, connection, state).on_request(exchange, method, params)
+        return await runner.on_request(exchange, method, params)
     finally:
         if getattr(connection.exit_stack, "_exit_callbacks", True):  # unknown: unwind as the SDK does
             await aclose_shielded(connection)
