@@ -1,11 +1,14 @@
 """The worker pool: bounded, concurrent up to its size, daemon threads, errors delivered."""
 
+import asyncio
 import threading
 import time
+from collections.abc import Callable
 
 import anyio
 import pytest
 
+from jupyter_mcp.tools.calls import executors
 from jupyter_mcp.tools.calls.executors import DaemonPool, WorkerExecutor
 
 
@@ -102,3 +105,23 @@ async def test_the_loop_does_not_wait_for_a_job_that_must_queue() -> None:
     release.set()
     assert await first is True
     assert await second == "queued"
+
+
+async def loop_held(executor: WorkerExecutor, thunk: Callable[[], object]) -> float:
+    """Seconds the loop's thread spent in the step that hands ``thunk`` to a worker."""
+    task = asyncio.ensure_future(executor.run_sync(thunk))
+    started = time.perf_counter()
+    await asyncio.sleep(0)  # the task's first step runs here: the hand-off and any wait for the result
+    held = time.perf_counter() - started
+    await task
+    return held
+
+
+async def test_after_a_slow_tool_the_loop_does_not_wait_for_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executors, "QUICK_WAIT", 0.2)
+    executor = WorkerExecutor(2)
+    await executor.run_sync(lambda: None)  # quick: the loop waits for the next one
+    assert await loop_held(executor, lambda: time.sleep(0.5)) >= 0.15  # it waited, and the tool was slow
+    assert await loop_held(executor, lambda: time.sleep(0.5)) < 0.1  # so this time it went back to its work
+    await executor.run_sync(lambda: None)
+    assert await loop_held(executor, lambda: None) < 0.1  # quick again: waited, and had it at once

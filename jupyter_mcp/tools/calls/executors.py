@@ -10,6 +10,7 @@ import concurrent.futures
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -166,10 +167,20 @@ class WorkerExecutor:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
         self.pool = DaemonPool(max_workers)
+        self._quick = True
+        """Whether the last sync tool to finish ran within ``QUICK_WAIT``: only then does the loop wait for
+        the next one. A tool waiting on I/O releases the GIL, and the loop would sit out the wait for nothing."""
 
     async def run_sync(self, thunk: Callable[[], T]) -> T:
+        def timed() -> T:
+            started = time.perf_counter()
+            try:
+                return thunk()
+            finally:
+                self._quick = time.perf_counter() - started <= QUICK_WAIT
+
         # Cancelling the future abandons a running thunk: a thread cannot be killed.
-        return await self.pool.schedule(thunk, QUICK_WAIT)
+        return await self.pool.schedule(timed, QUICK_WAIT if self._quick else 0.0)
 
     async def run_async(self, thunk: Callable[[], Awaitable[T]]) -> T:
         return await thunk()
