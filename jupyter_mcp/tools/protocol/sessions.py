@@ -194,12 +194,8 @@ class ClientTracker:
 
     def session_version(self, session_id: str) -> str | None:
         """The protocol version of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
-        with self._lock:
-            session = self._sessions.get(self._by_session_id.get(session_id, 0))
-            if session is None:
-                return None
-            session.last_seen = time.time()
-            return session.connection.protocol_version
+        connection = self.session_connection(session_id)
+        return connection.protocol_version if connection is not None else None
 
     def session_connection(self, session_id: str) -> Connection | None:
         """The connection of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
