@@ -59,9 +59,10 @@ from jupyter_mcp.tools.transports.http.stateless import (
     PING_INTERVAL,
     SSE_HEADERS,
     WATCH_AFTER,
-    disconnected,
+    client_gone,
     sse_event,
 )
+from jupyter_mcp.tools.transports.http.wire import header
 
 logger = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ class SessionEntry:
         """Serve ``message``; ``False`` to leave it to the SDK."""
         if message["method"] in _SDK_ANSWERS:
             return False
-        session_id = _header(scope, b"mcp-session-id")
+        session_id = header(scope, b"mcp-session-id")
         if session_id is None:
             return False
         transport = self.sessions.transport_for(scope, session_id)
@@ -124,7 +125,7 @@ class SessionEntry:
 
     def _priming(self, transport: StreamableHTTPServerTransport, scope: Scope) -> int | None:
         """The retry delay of this request's priming event, or ``None``: no event store or a client too old."""
-        version = _header(scope, b"mcp-protocol-version") or DEFAULT_NEGOTIATED_VERSION
+        version = header(scope, b"mcp-protocol-version") or DEFAULT_NEGOTIATED_VERSION
         if transport._event_store is None or not is_version_at_least(version, "2025-11-25"):
             return None
         return self.retry_interval or 0
@@ -154,6 +155,11 @@ class _Call:
     @property
     def stream_id(self) -> str:
         return str(self.request_id)
+
+    @property
+    def session_header(self) -> tuple[bytes, bytes]:
+        """The ``Mcp-Session-Id`` header every response of the session carries."""
+        return (b"mcp-session-id", self.session_id.encode("latin-1"))
 
     async def run(self, scope: Scope, runner: ServerRunner[Any], message: dict[str, Any], *, direct: bool) -> None:
         sink = _Sink(self)
@@ -211,8 +217,8 @@ class _Call:
     async def _answer(self, outcome: dict[str, Any], *, direct: bool) -> None:
         if direct or not (self.routed or self.committed or self.closed):
             self.detach()
-            headers = [(b"mcp-session-id", self.session_id.encode("latin-1"))]
-            await send_json(self.send, 200, codec.dumps({"jsonrpc": "2.0", "id": self.request_id, **outcome}), headers)
+            body = codec.dumps({"jsonrpc": "2.0", "id": self.request_id, **outcome})
+            await send_json(self.send, 200, body, [self.session_header])
             self.started = self.closed = True
             return
         reply: JSONRPCResponse | JSONRPCError
@@ -267,7 +273,7 @@ class _Call:
             self.committed = self.started = True
             if not final:
                 self._start_watching()  # a stream whose client goes must let a resumed one take over at once
-            headers = [*SSE_HEADERS, (b"mcp-session-id", self.session_id.encode("latin-1"))]
+            headers = [*SSE_HEADERS, self.session_header]
             await self.send({"type": "http.response.start", "status": 200, "headers": headers})
         self.closed = final
         await self.send({"type": "http.response.body", "body": body, "more_body": not final})
@@ -282,20 +288,14 @@ class _Call:
         async with self._lock:
             if not self.committed and not self.routed and not self.closed:
                 await self._prime()
-        gone = asyncio.ensure_future(disconnected(self.receive))
-        try:
-            while not self.closed:
-                wait = self.last_sent + PING_INTERVAL - time.monotonic()
-                finished, _ = await asyncio.wait({gone}, timeout=max(0.0, wait))
-                if finished:
-                    self.detach()  # a resumed stream (GET with Last-Event-ID) may take over
-                    return
-                async with self._lock:
-                    if not self.closed and time.monotonic() - self.last_sent >= PING_INTERVAL:
-                        await self.send({"type": "http.response.body", "body": PING, "more_body": True})
-                        self.last_sent = time.monotonic()
-        finally:
-            gone.cancel()
+        if await client_gone(self.receive, self):
+            self.detach()  # a resumed stream (GET with Last-Event-ID) may take over
+
+    async def ping(self) -> None:
+        async with self._lock:
+            if not self.closed and time.monotonic() - self.last_sent >= PING_INTERVAL:
+                await self.send({"type": "http.response.body", "body": PING, "more_body": True})
+                self.last_sent = time.monotonic()
 
     def detach(self) -> None:
         """Stop taking the router's events (they stay stored for a resumed stream)."""
@@ -314,7 +314,7 @@ class _Call:
                 self.started = self.closed = True
                 error = {"code": INTERNAL_ERROR, "message": "Session terminated before the request completed"}
                 body = codec.dumps({"jsonrpc": "2.0", "id": None, "error": error})
-                await send_json(self.send, 500, body, [(b"mcp-session-id", self.session_id.encode("latin-1"))])
+                await send_json(self.send, 500, body, [self.session_header])
 
 
 @dataclass
@@ -365,10 +365,3 @@ def _error_of(exc: Exception, method: str) -> ErrorData:
 
 def _dumped(error: ErrorData) -> dict[str, Any]:
     return error.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope["headers"]:
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None

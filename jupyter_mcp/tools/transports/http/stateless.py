@@ -24,7 +24,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 from mcp.server import Server
@@ -300,21 +300,42 @@ class _Exchange:
                     task.cancel()
 
     async def _watch(self, receive: Receive, scope: anyio.CancelScope) -> None:
-        gone = asyncio.ensure_future(disconnected(receive))
-        try:
-            while not self.closed:
-                wait = self.last_sent + PING_INTERVAL - time.monotonic()
-                done, _ = await asyncio.wait({gone}, timeout=max(0.0, wait))
-                if done:
-                    scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
-                    return
-                if self.held is None and time.monotonic() - self.last_sent >= PING_INTERVAL:
-                    await self._event(PING, final=False)
-        finally:
-            gone.cancel()
+        if await client_gone(receive, self):
+            scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
+
+    async def ping(self) -> None:
+        if self.held is None and time.monotonic() - self.last_sent >= PING_INTERVAL:
+            await self._event(PING, final=False)
 
 
-async def disconnected(receive: Receive) -> None:
+class Pinged(Protocol):
+    """A response stream ``client_gone`` keeps alive."""
+
+    closed: bool
+    last_sent: float
+    """``time.monotonic()`` of its last write."""
+
+    async def ping(self) -> None:
+        """A keep-alive comment, if the stream is still open and has been silent ``PING_INTERVAL``."""
+        ...
+
+
+async def client_gone(receive: Receive, stream: Pinged) -> bool:
+    """Ping ``stream`` through its silences until it closes; ``True`` as soon as its client goes."""
+    gone = asyncio.ensure_future(_disconnected(receive))
+    try:
+        while not stream.closed:
+            wait = stream.last_sent + PING_INTERVAL - time.monotonic()
+            done, _ = await asyncio.wait({gone}, timeout=max(0.0, wait))
+            if done:
+                return True
+            await stream.ping()
+        return False
+    finally:
+        gone.cancel()
+
+
+async def _disconnected(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
 

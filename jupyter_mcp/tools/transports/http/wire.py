@@ -100,7 +100,7 @@ class WireCheck:
 
     def _check_headers(self, scope: Scope) -> None:
         """A POST's body must be JSON (415), and its reply something the client accepts (406)."""
-        kind = _header(scope, b"content-type") or ""
+        kind = header(scope, b"content-type") or ""
         if not kind.lower().startswith("application/json"):
             said = f"Invalid request: the Content-Type must be application/json, got {_shown(kind)}"
             raise Refused(415, said)
@@ -115,8 +115,8 @@ class WireCheck:
             raise Refused(406, "Not acceptable: subscriptions/listen answers with text/event-stream; accept it")
 
     def _last_event_refusal(self, scope: Scope) -> MessageError | None:
-        last = _header(scope, b"last-event-id")
-        if last is None or self.knows_event(_header(scope, b"mcp-session-id"), last):
+        last = header(scope, b"last-event-id")
+        if last is None or self.knows_event(header(scope, b"mcp-session-id"), last):
             return None
         return MessageError(
             INVALID_REQUEST,
@@ -128,7 +128,7 @@ class WireCheck:
 async def read_body(scope: Scope, receive: Receive, max_bytes: int) -> bytes:
     """The whole body; ``Refused`` (413) as soon as it is over ``max_bytes`` (by its Content-Length, or
     while it arrives), ``MessageError`` if the client went away before sending it all."""
-    declared = _header(scope, b"content-length")
+    declared = header(scope, b"content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
         raise Refused(413, too_large(int(declared), max_bytes))
     chunks: list[bytes] = []
@@ -164,10 +164,11 @@ def _shown(value: str) -> str:
 
 
 def _accept(scope: Scope) -> str:
-    return _header(scope, b"accept") or ""
+    return header(scope, b"accept") or ""
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def header(scope: Scope, name: bytes) -> str | None:
+    """The request's header ``name`` (lower case), decoded; ``None`` when it has none."""
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return bytes(value).decode("latin-1")
