@@ -107,9 +107,15 @@ class LabPage:
             await self.wait_idle()
 
     async def set_theme(self, name: str) -> None:
-        """Switch to ``JupyterLab Light`` or ``JupyterLab Dark``."""
+        """Switch to ``JupyterLab Light`` or ``JupyterLab Dark``, and wait until the shell is drawn again.
+
+        JupyterLab marks the body with the new theme once its CSS is loaded, then hides the whole shell
+        for one animation frame (to force a redraw) behind its splash: nothing in it has a box until then.
+        """
         await self.menu("Settings", "Theme", name)
         await expect(self.page.locator(f"body[data-jp-theme-name='{name}']")).to_be_attached(timeout=SLOW)
+        await expect(self.page.locator("#jupyterlab-splash")).to_have_count(0, timeout=SLOW)
+        await expect(self.page.locator("#main")).to_be_visible(timeout=SLOW)
 
     async def screenshot(self, target: Page | Locator, path: Path) -> Path:
         """Save a PNG of the page or of one element, whole (scrolled into view)."""
