@@ -153,3 +153,46 @@ def test_routing_headers_padded_with_white_space_still_match_the_body() -> None:
         assert status.split()[1] == b"200", reply[:300]
         answer = json.loads(rest.partition(b"\r\n\r\n")[2])
         assert answer["result"]["structuredContent"] == {"result": 2}
+
+
+def test_each_2026_request_is_served_as_its_own_envelopes_client() -> None:
+    """The typed envelopes are remembered per envelope: alternating clients each stay themselves, and one
+    whose ``clientInfo`` is not an ``Implementation`` is refused by the SDK's params check, every time."""
+    server = _server()
+
+    @server.tool
+    def whoami(ctx: Context) -> str:
+        """Names the calling client."""
+        info = ctx.client_info
+        return f"{info.name} {info.version}" if info is not None else "nobody"
+
+    def envelope(client_info: Any) -> dict[str, Any]:
+        return {**META, "io.modelcontextprotocol/clientInfo": client_info}
+
+    clients = [
+        {"name": "ada", "version": "1"},
+        {"name": "grace", "version": "2"},
+        {"name": 5},
+        {"name": "ada", "version": "1"},
+    ]
+    with served(server, TOKEN) as url, _session(url, "2026") as (http, headers):
+        seen = []
+        for _ in range(2):
+            for client_info in clients:
+                message = {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "tools/call",
+                    "params": {"name": "whoami", "arguments": {}, "_meta": envelope(client_info)},
+                }
+                answered = http.post(
+                    url, json=message, headers={**headers, "Mcp-Method": "tools/call", "Mcp-Name": "whoami"}
+                )
+                answer = _answer(answered)
+                seen.append(answer["result"]["structuredContent"]["result"] if "result" in answer else answer["error"])
+    refused = {
+        "code": -32602,
+        "message": "Invalid params for tools/call: params._meta.io.modelcontextprotocol/clientInfo.name: "
+        "Input should be a valid string (and 1 more)",
+    }
+    assert seen == ["ada 1", "grace 2", refused, "ada 1"] * 2

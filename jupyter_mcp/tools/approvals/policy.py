@@ -70,9 +70,9 @@ class Until(float):
 @dataclass
 class _Running:
     loop: asyncio.AbstractEventLoop
-    cancel: anyio.CancelScope
+    cancel: anyio.CancelScope | None
+    """An async tool's scope, which the pause cancels; ``None`` for a sync tool (its thread runs on)."""
     scope: CallScope
-    is_async: bool
 
 
 @dataclass
@@ -165,7 +165,7 @@ class Approvals:
             pending.deny(via="pause")
         for run in running:
             run.scope.cancel_event.set()
-            if run.is_async:
+            if run.cancel is not None:
                 run.loop.call_soon_threadsafe(run.cancel.cancel)
         self._changed()
 
@@ -212,13 +212,19 @@ class Approvals:
         self._refuse_if_limited(tool, client, scope.call_id)
         if self.needs_confirm(tool):
             await self._confirm(tool, arguments, scope, client)
-        with anyio.CancelScope() as cancel:
-            self._track(scope, cancel, tool.is_async)
+        if not tool.is_async:  # a thread cannot be cancelled: the pause only sets the call's cancel event
+            self._track(scope, None)
             try:
                 yield
             finally:
-                with self._lock:
-                    self._running.pop(scope.call_id, None)
+                self._untrack(scope)
+            return
+        with anyio.CancelScope() as cancel:
+            self._track(scope, cancel)
+            try:
+                yield
+            finally:
+                self._untrack(scope)
         if cancel.cancelled_caught:
             raise ToolError(f"Tool {tool.name!r} was cancelled: the notebook user paused all tools")
 
@@ -235,9 +241,13 @@ class Approvals:
                 f"and {tool.name!r} is not marked read-only"
             )
 
-    def _track(self, scope: CallScope, cancel: anyio.CancelScope, is_async: bool) -> None:
+    def _track(self, scope: CallScope, cancel: anyio.CancelScope | None) -> None:
         with self._lock:
-            self._running[scope.call_id] = _Running(asyncio.get_running_loop(), cancel, scope, is_async)
+            self._running[scope.call_id] = _Running(asyncio.get_running_loop(), cancel, scope)
+
+    def _untrack(self, scope: CallScope) -> None:
+        with self._lock:
+            self._running.pop(scope.call_id, None)
 
     async def _confirm(self, tool: Tool, arguments: dict[str, Any], scope: CallScope, client: str | None) -> None:
         started = time.time()

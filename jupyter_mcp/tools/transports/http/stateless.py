@@ -19,14 +19,14 @@ Requests of an unusual shape (notifications, ``subscriptions/listen``, extra mem
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import anyio
+import mcp_types as mt
 from mcp.server import Server
 from mcp.server.connection import Connection
 from mcp.server.runner import aclose_shielded, modern_error_data
@@ -48,6 +48,7 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
 from mcp_types import HEADER_MISMATCH, ProgressToken, RequestId
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
@@ -110,6 +111,7 @@ class StatelessEntry:
         self.json_response = json_response
         self.lists = lists
         self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
+        self._envelopes = Envelopes()
         self._server_stamp = lowlevel.server_info_stamp  # fixed at the server's construction
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
@@ -166,7 +168,7 @@ class StatelessEntry:
             held=[] if message["method"] in _ANSWERED_WHOLE else None,
         )
         connection = Connection.from_envelope(
-            verdict.protocol_version, verdict.client_info, verdict.client_capabilities
+            verdict.protocol_version, *self._envelopes.typed(verdict.client_info, verdict.client_capabilities)
         )
         method, state = message["method"], self.lifespan_state()
         runner = DirectRunner(self.lowlevel, connection, state, server_stamp=self._server_stamp)
@@ -174,10 +176,44 @@ class StatelessEntry:
         if self.json_response:
             await exchange.finish(await _answer(message["id"], served))
             return
-        with exchange.watching(receive) as watch:
-            reply = await _answer(message["id"], served)
-        if not watch.cancel_called:
+        reply = await exchange.watched(receive, _answer(message["id"], served))
+        if reply is not None:
             await exchange.finish(reply)
+
+
+class Envelopes:
+    """The typed ``clientInfo`` and ``capabilities`` of the envelopes seen lately, by their JSON text.
+
+    A client sends the same envelope with every request; ``Connection.from_envelope`` validates it
+    into models each time, and takes models it is given as they are. A value that is not a valid
+    model is given back raw, for the SDK to treat as it does (not supplied).
+    """
+
+    SIZE = 256
+    """Envelopes kept (one per client version in practice); when full, the memory starts over."""
+
+    def __init__(self) -> None:
+        self._typed: dict[bytes, tuple[Any, Any]] = {}
+
+    def typed(self, client_info: Any, capabilities: Any) -> tuple[Any, Any]:
+        try:
+            key = codec.dumps([client_info, capabilities])
+        except (TypeError, ValueError):
+            return client_info, capabilities
+        found = self._typed.get(key)
+        if found is None:
+            if len(self._typed) >= self.SIZE:
+                self._typed.clear()
+            found = (_model(mt.Implementation, client_info), _model(mt.ClientCapabilities, capabilities))
+            self._typed[key] = found
+        return found
+
+
+def _model(model: type[BaseModel], raw: Any) -> Any:
+    try:
+        return model.model_validate(raw, by_name=False)
+    except ValidationError:
+        return raw
 
 
 async def _serve_one(
@@ -285,23 +321,34 @@ class _Exchange:
             await self.send({"type": "http.response.body", "body": data, "more_body": not final})
             self.last_sent = time.monotonic()
 
-    @contextlib.contextmanager
-    def watching(self, receive: Receive) -> Any:
-        """A cancel scope for the request; after ``WATCH_AFTER`` a task pings it and cancels it if the client goes."""
+    async def watched(self, receive: Receive, answer: Awaitable[dict[str, Any]]) -> dict[str, Any] | None:
+        """``answer``'s reply, or ``None`` when the client closed its stream first (the 2026 era's way to
+        cancel): after ``WATCH_AFTER`` a task pings the stream and watches for that.
+
+        The scope is asyncio's own (a ``Timeout`` with no deadline until the client goes): it cancels this
+        task alone and tells its own cancellation from any other, for less than an anyio scope costs.
+        """
         loop = asyncio.get_running_loop()
         started: list[asyncio.Task[None]] = []
-        with anyio.CancelScope() as scope:
-            timer = loop.call_later(WATCH_AFTER, lambda: started.append(loop.create_task(self._watch(receive, scope))))
-            try:
-                yield scope
-            finally:
-                timer.cancel()
-                for task in started:
-                    task.cancel()
+        try:
+            async with asyncio.timeout(None) as scope:
+                timer = loop.call_later(
+                    WATCH_AFTER, lambda: started.append(loop.create_task(self._watch(receive, scope)))
+                )
+                try:
+                    return await answer
+                finally:
+                    timer.cancel()
+                    for task in started:
+                        task.cancel()
+        except TimeoutError:
+            if scope.expired():
+                return None
+            raise
 
-    async def _watch(self, receive: Receive, scope: anyio.CancelScope) -> None:
+    async def _watch(self, receive: Receive, scope: asyncio.Timeout) -> None:
         if await client_gone(receive, self):
-            scope.cancel()  # the client closed its stream: the 2026 era's way to cancel
+            scope.reschedule(asyncio.get_running_loop().time())  # now: this request's task is cancelled
 
     async def ping(self) -> None:
         if self.held is None and time.monotonic() - self.last_sent >= PING_INTERVAL:
