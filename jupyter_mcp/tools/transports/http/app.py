@@ -73,10 +73,11 @@ class _SessionManager(StreamableHTTPSessionManager):
     def lifespan_state(self) -> Any:
         return self._lifespan_state
 
-    def session_open(self, session_id: str) -> bool:
-        """Whether ``session_id`` is open; a request answered outside its transport resets its idle clock too."""
-        transport = self._server_instances.get(session_id)
-        if transport is None or transport.is_terminated:
+    def session_open(self, scope: Scope, session_id: str) -> bool:
+        """Whether ``session_id`` is open to this request (``transport_for``); a request answered outside its
+        transport resets its idle clock too."""
+        transport = self.transport_for(scope, session_id)
+        if transport is None:
             return False
         idle = transport.idle_scope
         if idle is not None and transport._idle_timeout is not None and not transport._requests_in_flight:

@@ -8,8 +8,9 @@ once (with an ETag); ``ListReplies`` answers a repeated list request with those 
 - 2026 era: ``StatelessEntry`` asks ``modern()`` once the SDK's checks of the request passed.
 - 2025 era: a list request in an open session goes out as a JSON body (the spec lets a server
   answer any POST with JSON or an SSE stream; a list sends nothing before its answer, so a stream
-  would carry that one event). The session is the SDK's: it must be open (its idle clock is reset
-  as a request to it would); anything else, and any list not cached yet, goes to the SDK.
+  would carry that one event). The session is the SDK's: it must be open to the request's credential
+  (its idle clock is reset as a request to it would); anything else, and any list not cached yet,
+  goes to the SDK.
 
 The client is counted as seen either way (the panels list who is connected).
 """
@@ -57,9 +58,10 @@ class Sessions(Protocol):
 
 
 class ListReplies:
-    """See the module docstring; ``session_open(id)`` says whether the SDK still serves that session."""
+    """See the module docstring; ``session_open(scope, id)`` says whether the SDK still serves that session to
+    this request's credential."""
 
-    def __init__(self, lists: CachedLists, sessions: Sessions, session_open: Callable[[str], bool]) -> None:
+    def __init__(self, lists: CachedLists, sessions: Sessions, session_open: Callable[[Scope, str], bool]) -> None:
         self.lists = lists
         self.sessions = sessions
         self.session_open = session_open
@@ -87,7 +89,7 @@ class ListReplies:
             return False
         capabilities = self.sessions.session_capabilities(session_id)
         hit = self.lists.encoded(message["method"], version, message.get("params"), capabilities)
-        if hit is None or not self.session_open(session_id):
+        if hit is None or not self.session_open(scope, session_id):
             return False
         await _send_list(send, message["id"], *hit, session_id=session_id)
         return True
