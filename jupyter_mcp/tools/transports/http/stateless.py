@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import anyio
-import mcp_types as mt
 from mcp.server import Server
 from mcp.server.connection import Connection
 from mcp.server.runner import aclose_shielded, modern_error_data
@@ -48,7 +47,6 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
 from mcp_types import HEADER_MISMATCH, ProgressToken, RequestId
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
-from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
@@ -56,6 +54,7 @@ from starlette.types import Receive, Scope, Send
 from jupyter_mcp.tools import codec
 from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
 from jupyter_mcp.tools.transports.http.direct import DirectRunner
+from jupyter_mcp.tools.transports.http.envelopes import Envelopes
 from jupyter_mcp.tools.transports.http.lists import ListReplies, send_json
 
 logger = logging.getLogger(__name__)
@@ -181,41 +180,6 @@ class StatelessEntry:
             await exchange.finish(reply)
 
 
-class Envelopes:
-    """The typed ``clientInfo`` and ``capabilities`` of the envelopes seen lately, by their JSON text.
-
-    A client sends the same envelope with every request; ``Connection.from_envelope`` validates it
-    into models each time, and takes models it is given as they are. A value that is not a valid
-    model is given back raw, for the SDK to treat as it does (not supplied).
-    """
-
-    SIZE = 256
-    """Envelopes kept (one per client version in practice); when full, the memory starts over."""
-
-    def __init__(self) -> None:
-        self._typed: dict[bytes, tuple[Any, Any]] = {}
-
-    def typed(self, client_info: Any, capabilities: Any) -> tuple[Any, Any]:
-        try:
-            key = codec.dumps([client_info, capabilities])
-        except (TypeError, ValueError):
-            return client_info, capabilities
-        found = self._typed.get(key)
-        if found is None:
-            if len(self._typed) >= self.SIZE:
-                self._typed.clear()
-            found = (_model(mt.Implementation, client_info), _model(mt.ClientCapabilities, capabilities))
-            self._typed[key] = found
-        return found
-
-
-def _model(model: type[BaseModel], raw: Any) -> Any:
-    try:
-        return model.model_validate(raw, by_name=False)
-    except ValidationError:
-        return raw
-
-
 async def _serve_one(
     runner: DirectRunner, exchange: _Exchange, method: str, params: Mapping[str, Any] | None
 ) -> dict[str, Any]:
@@ -323,11 +287,8 @@ class _Exchange:
 
     async def watched(self, receive: Receive, answer: Awaitable[dict[str, Any]]) -> dict[str, Any] | None:
         """``answer``'s reply, or ``None`` when the client closed its stream first (the 2026 era's way to
-        cancel): after ``WATCH_AFTER`` a task pings the stream and watches for that.
-
-        The scope is asyncio's own (a ``Timeout`` with no deadline until the client goes): it cancels this
-        task alone and tells its own cancellation from any other, for less than an anyio scope costs.
-        """
+        cancel): after ``WATCH_AFTER`` a task pings the stream and watches for that. The scope is asyncio's
+        own (a ``Timeout`` with no deadline until the client goes), cheaper than an anyio scope."""
         loop = asyncio.get_running_loop()
         started: list[asyncio.Task[None]] = []
         try:
