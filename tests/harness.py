@@ -48,16 +48,29 @@ class Execution:
         return self
 
 
+_STARTS = 3
+"""Kernel starts tried: another process (a parallel worker's kernel or server) may take one of the ports
+``KernelManager`` chose before the kernel binds it, and the kernel dies with "Address already in use"."""
+
+
 class Kernel:
     """Start a python3 kernel (optionally with env and a session name) and run cells in it."""
 
     def __init__(self, env: dict[str, str] | None = None, cwd: str | None = None) -> None:
-        self.manager = KernelManager(kernel_name="python3")
         kernel_env = {**os.environ, **(env or {})}
-        self.manager.start_kernel(env=kernel_env, cwd=cwd)
-        self.client = self.manager.client()
-        self.client.start_channels()
-        self.client.wait_for_ready(timeout=60)
+        for attempt in range(_STARTS):
+            self.manager = KernelManager(kernel_name="python3")
+            self.manager.start_kernel(env=kernel_env, cwd=cwd)
+            self.client = self.manager.client()
+            self.client.start_channels()
+            try:
+                self.client.wait_for_ready(timeout=60)
+                break
+            except RuntimeError as died:  # jupyter_client picks free ports before the kernel binds them
+                self.client.stop_channels()
+                self.manager.shutdown_kernel(now=True)
+                if "died" not in str(died) or attempt == _STARTS - 1:
+                    raise
         self.stray: list[dict[str, Any]] = []
 
     @classmethod

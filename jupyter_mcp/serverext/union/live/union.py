@@ -23,7 +23,7 @@ from jupyter_mcp.serverext.union.live.listeners import Listeners
 from jupyter_mcp.serverext.union.live.members import Member, Membership
 from jupyter_mcp.serverext.union.live.scope import Scope
 from jupyter_mcp.serverext.union.live.sessions import Sessions
-from jupyter_mcp.serverext.union.live.watch import Change, Watcher
+from jupyter_mcp.serverext.union.live.watch import Change, Kind, Watcher
 from jupyter_mcp.tools.protocol.sessions import ConnectedClient
 
 logger = logging.getLogger(__name__)
@@ -71,6 +71,14 @@ class Union:
         before = {key: member.identity for key, member in self.watcher.members.items()}
         await self.watcher.rescan()
         return before != {key: member.identity for key, member in self.watcher.members.items()}
+
+    async def listed_again(self, name: str, scope: Scope, kind: Kind) -> bool:
+        """Drop the lists of ``kind`` of the members whose prefix ``name`` carries, so the next view asks them
+        again (a component a notebook added a moment ago, its change not heard yet); whether there were any."""
+        owners = frozenset(m.key for m in await self.members(scope) if name.startswith(f"{m.prefix}_"))
+        if owners:
+            self.catalog.changed(Change(frozenset({kind}), owners))
+        return bool(owners)
 
     async def owner_of_uri(self, uri: str, scope: Scope) -> Member | None:
         found = split_uri(uri)

@@ -218,6 +218,8 @@ class Shared:
         found = (await self.view(viewer, kind)).routes.get(name)
         if found is None and await self.union.looked_again():  # a notebook that just started, maybe
             found = (await self.view(viewer, kind)).routes.get(name)
+        if found is None and await self.union.listed_again(name, viewer.scope, LISTS[kind][1]):
+            found = (await self.view(viewer, kind)).routes.get(name)  # one it added a moment ago, maybe
         if found is None:
             return await self._unknown(request_id, method, name, viewer)
         member, original = found
