@@ -22,7 +22,7 @@ import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -212,20 +212,15 @@ class Approvals:
         self._refuse_if_limited(tool, client, scope.call_id)
         if self.needs_confirm(tool):
             await self._confirm(tool, arguments, scope, client)
-        if not tool.is_async:  # a thread cannot be cancelled: the pause only sets the call's cancel event
-            self._track(scope, None)
-            try:
-                yield
-            finally:
-                self._untrack(scope)
-            return
-        with anyio.CancelScope() as cancel:
+        # A thread cannot be cancelled: for a sync tool the pause only sets the call's cancel event.
+        cancel = anyio.CancelScope() if tool.is_async else None
+        with cancel if cancel is not None else nullcontext():
             self._track(scope, cancel)
             try:
                 yield
             finally:
                 self._untrack(scope)
-        if cancel.cancelled_caught:
+        if cancel is not None and cancel.cancelled_caught:
             raise ToolError(f"Tool {tool.name!r} was cancelled: the notebook user paused all tools")
 
     def _refuse_if_limited(self, tool: Tool, client: str | None, call_id: str) -> None:
