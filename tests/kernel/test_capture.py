@@ -76,3 +76,30 @@ def test_library_logging_stays_out_of_cells(kernel: Kernel) -> None:
     assert out.stdout == "421\nTrue\n"
     assert out.stderr == ""
     assert "refused a request with Host" in kernel.run("%mcp log").stdout
+
+
+QUICK = '''
+%%mcp_tool
+def quick(n: int) -> str:
+    """Prints and says which thread ran it."""
+    import threading
+    print(f"quick {n}")
+    return threading.current_thread().name
+'''
+
+
+async def test_a_quick_tool_on_the_serving_loop_is_captured_as_in_a_worker(kernel: Kernel) -> None:
+    kernel.run(QUICK)
+    url, token = endpoint(kernel)
+    msg_id = kernel.client.execute("import time\nfor i in range(20):\n    time.sleep(0.1)\nprint('cell done')")
+    threads = []
+    async with http_client(url, token, mode="2026-07-28") as client:
+        for n in range(24):
+            threads.append((await client.call_tool("quick", {"n": n})).structured_content["result"])
+    assert threads[0].startswith("jupyter-mcp-worker")
+    assert not threads[-1].startswith("jupyter-mcp-worker"), threads  # proven quick: on the loop's thread
+    running_cell = kernel.collect(msg_id, timeout=30)
+    assert (running_cell.stdout, running_cell.stderr) == ("cell done\n", "")
+    outputs = kernel.value("[record.stdout for record in server.history[-24:]]")
+    assert outputs == [f"quick {n}\n" for n in range(24)]
+    assert [m for m in kernel.stray if m["msg_type"] == "stream"] == []

@@ -1,5 +1,6 @@
 """Running a component's function: on its executor (a worker thread, the kernel's main thread, or the
-serving loop for async functions), within its timeout, inside the execution hooks (per-call capture)."""
+serving loop for async functions and sync ones proven quick), within its timeout, inside the execution
+hooks (per-call capture)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import anyio
 from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.calls.context import CallScope
 from jupyter_mcp.tools.calls.events import LateResult
-from jupyter_mcp.tools.calls.executors import Executor, UnavailableExecutor, WorkerExecutor
+from jupyter_mcp.tools.calls.executors import Executor, QuickRuns, UnavailableExecutor, WorkerExecutor
 from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction
 from jupyter_mcp.tools.errors import ToolTimeoutError
 
@@ -45,7 +46,9 @@ class Runnable(Protocol):
 class Execution:
     """The executors (``"worker"``, ``"main"``) and hooks every call's function runs with."""
 
-    def __init__(self, max_workers: int, on_late: LateListener) -> None:
+    def __init__(self, max_workers: int, on_late: LateListener, quick: QuickRuns | None = None) -> None:
+        self.quick = quick or QuickRuns()
+        """Sync functions run in a worker until proven quick, then on the loop's thread (``QuickRuns``)."""
         self.executors: dict[str, Executor] = {
             "worker": WorkerExecutor(max_workers),
             "main": UnavailableExecutor("run_on='main' needs a Jupyter kernel's main thread; none is serving here"),
@@ -60,7 +63,10 @@ class Execution:
         if runnable.timeout is None:  # nothing can abandon the run: no deadline, no late-result watch
             if runnable.is_async:
                 return await executor.run_async(self._async_thunk(runnable, bound, scope))
-            return await executor.run_sync(self._sync_thunk(runnable, bound, scope, None))
+            thunk = self._sync_thunk(runnable, bound, scope, None)
+            if runnable.run_on != "worker" or runnable.parsed.injected:  # a Context waits on the loop: never inline
+                return await executor.run_sync(thunk)
+            return await self._quick_or_worker(runnable.fn, thunk, executor)
         late = _LateWatch(lambda event: self._on_late(scope.call_id, event))
         with anyio.move_on_after(runnable.timeout):
             if runnable.is_async:
@@ -71,6 +77,26 @@ class Execution:
         scope.cancel_event.set()
         kind = "it was cancelled" if runnable.is_async else "its late result will be discarded"
         raise ToolTimeoutError(f"Tool {runnable.name!r} timed out after {runnable.timeout:g}s (its timeout); {kind}")
+
+    async def _quick_or_worker(self, fn: Callable[..., Any], thunk: Callable[[], Any], executor: Executor) -> Any:
+        """``thunk`` on the loop's thread if ``fn`` is proven quick, else in a worker, timed there."""
+        quick = self.quick
+        if quick.proven(fn):
+            return quick.run_inline(fn, thunk)
+        took: list[float] = []
+
+        def timed() -> Any:
+            started = time.perf_counter()
+            try:
+                return thunk()
+            finally:
+                took.append(time.perf_counter() - started)
+
+        try:
+            return await executor.run_sync(timed)
+        finally:
+            if took:  # not when the call was abandoned before its function ended
+                quick.ran(fn, took[0], inline=False)
 
     def _sync_thunk(
         self, runnable: Runnable, bound: BoundCall, scope: CallScope, late: _LateWatch | None

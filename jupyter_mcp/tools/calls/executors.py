@@ -1,4 +1,5 @@
-"""Where a tool's function runs: ``Executor`` and the default ``WorkerExecutor``.
+"""Where a tool's function runs: ``Executor``, the default ``WorkerExecutor``, and ``QuickRuns``
+(the sync functions proven quick, run on the serving loop's thread without a hand-off).
 
 The kernel adds a main-thread executor (``run_on="main"``); the call path picks one per tool.
 """
@@ -25,6 +26,58 @@ QUICK_WAIT = 0.001
 
 A pure-Python tool holds the GIL while it runs, so the loop could not run meanwhile anyway; a
 quick one's result is taken at once, without the loop's wake-up and turn (~0.1 ms a call)."""
+
+
+INLINE_AFTER = 16
+"""Consecutive quick runs in a worker after which a sync function runs on the serving loop's thread."""
+QUICK_RUN = 0.0005
+"""Seconds a worker run may take and still count as quick."""
+SLOW_INLINE = 0.002
+"""Seconds an inline run may take; a longer one sends its function back to the workers for good."""
+_DEMOTED = -1
+
+
+class QuickRuns:
+    """Which sync functions skip the worker hand-off: those whose last ``INLINE_AFTER`` runs were quick.
+
+    The hand-off costs a quick function more than the function itself (a queue, a thread wake-up, a
+    lock, ~60 µs of CPU), and the loop gains nothing from it: a pure-Python function holds the GIL
+    while it runs, on whichever thread. A function proven quick runs on the loop's thread; one inline
+    run over ``SLOW_INLINE`` (a cache miss, a network call) sends it back to the workers for good, so
+    the loop stalls at most once per function. Kept per function object: a redefined tool starts over.
+    """
+
+    def __init__(self, enabled: Callable[[], bool] = lambda: True) -> None:
+        self.enabled = enabled
+        self._runs: dict[int, tuple[Callable[..., Any], int]] = {}
+
+    def proven(self, fn: Callable[..., Any]) -> bool:
+        """Whether ``fn`` runs inline now (the server's setting allowing)."""
+        return self._count(fn) >= INLINE_AFTER and self.enabled()
+
+    def ran(self, fn: Callable[..., Any], seconds: float, *, inline: bool) -> None:
+        """Count one run of ``fn`` that took ``seconds``."""
+        count = self._count(fn)
+        if count == _DEMOTED:
+            return
+        if inline and seconds > SLOW_INLINE:
+            count = _DEMOTED
+        elif not inline:
+            count = count + 1 if seconds <= QUICK_RUN else 0
+        if len(self._runs) > 4096:
+            self._runs.clear()
+        self._runs[id(fn)] = (fn, count)  # the function held, so its id stays its own
+
+    def run_inline(self, fn: Callable[..., Any], thunk: Callable[[], T]) -> T:
+        started = time.perf_counter()
+        try:
+            return thunk()
+        finally:
+            self.ran(fn, time.perf_counter() - started, inline=True)
+
+    def _count(self, fn: Callable[..., Any]) -> int:
+        known = self._runs.get(id(fn))
+        return known[1] if known is not None and known[0] is fn else 0
 
 
 class Executor(Protocol):

@@ -36,6 +36,7 @@ from jupyter_mcp.tools.calls.events import (
     TaskCreated,
 )
 from jupyter_mcp.tools.calls.execution import Execution, ExecutionHook
+from jupyter_mcp.tools.calls.executors import QuickRuns
 from jupyter_mcp.tools.calls.failures import Failure, classify, error_result
 from jupyter_mcp.tools.calls.gate import InputGate
 from jupyter_mcp.tools.calls.run import CallRun
@@ -115,7 +116,9 @@ class CallPath:
         self.resources = resources if resources is not None else ResourceRegistry()
         self.prompts = prompts if prompts is not None else PromptRegistry()
         self.execution = Execution(
-            self.settings.max_workers, lambda call_id, event: self._notify("call_late_result", call_id, event)
+            self.settings.max_workers,
+            lambda call_id, event: self._notify("call_late_result", call_id, event),
+            QuickRuns(lambda: self.settings.inline_quick_tools),
         )
         """Where functions run: its ``executors`` (``"worker"``, ``"main"``) and ``hooks``."""
         self.budget = ResultBudget(self.settings)
