@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import string
+import sys
 import time
 
 import mcp_types as mt
@@ -9,6 +12,7 @@ import pytest
 
 from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.budget.links import ResultLinks
+from jupyter_mcp.tools.budget.preview import result_size, size_at_most
 from jupyter_mcp.tools.errors import ResourceNotFoundError, ToolDefinitionError
 from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.sizes import parse_budget
@@ -127,3 +131,20 @@ def test_a_result_is_measured_as_the_2026_era_escapes_it() -> None:
         result = mt.CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content={"r": text})
         wire = json.dumps(result.model_dump(mode="json", by_alias=True, exclude_none=True), separators=(",", ":"))
         assert result_size(result) == len(wire.encode())
+
+
+def test_the_quick_size_bound_is_never_below_the_exact_size() -> None:
+    """``apply`` skips encoding a result when ``size_at_most`` is within the budget: it must bound from above."""
+    rng = random.Random(7)
+    chars = string.printable + "é漢😀\u2028\x00\x1f\"\\"
+    for i in range(2000):
+        text = "".join(rng.choice(chars) for _ in range(rng.randint(0, 200)))
+        structured = {"result": {"k" + text[:5]: [text, rng.random(), rng.randint(-(10**18), 10**18), None]}}
+        result = mt.CallToolResult(
+            content=[mt.TextContent(type="text", text=text)] * rng.randint(0, 3),
+            structured_content=structured if i % 2 else None,
+            is_error=bool(i % 3),
+        )
+        assert size_at_most(result) >= result_size(result), result
+    image = mt.ImageContent(type="image", data="aGk=", mime_type="image/png")
+    assert size_at_most(mt.CallToolResult(content=[image])) == sys.maxsize  # not text: only the exact size tells

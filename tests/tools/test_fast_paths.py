@@ -196,3 +196,26 @@ def test_each_2026_request_is_served_as_its_own_envelopes_client() -> None:
         "Input should be a valid string (and 1 more)",
     }
     assert seen == ["ada 1", "grace 2", refused, "ada 1"] * 2
+
+
+def test_a_2026_connection_is_copied_per_request_with_its_own_state() -> None:
+    """Copies of one envelope's connection share only what the envelope fixed; ``Connection`` growing an
+    attribute fails here first, to be classed as shared or fresh."""
+    from mcp.server.connection import Connection
+
+    from jupyter_mcp.tools.transports.http.envelopes import FRESH, SHARED, Envelopes
+
+    envelopes = Envelopes()
+    info, capabilities = {"name": "ada", "version": "1"}, {"roots": {}}
+    first, second = (envelopes.connection("2026-07-28", info, capabilities) for _ in range(2))
+    built = Connection.from_envelope("2026-07-28", info, capabilities)
+    assert set(vars(built)) == SHARED | set(FRESH) | {"initialized"}
+    assert first.client_params == second.client_params == built.client_params
+    assert first.client_capabilities == built.client_capabilities
+    assert first.initialized.is_set()
+    first.state["mine"] = 1
+    assert second.state == {}
+    assert first.exit_stack is not second.exit_stack
+    odd = envelopes.connection("2026-07-28", {"name": 5}, capabilities)  # not a model: the SDK's own treatment
+    assert odd.client_params is None
+    assert odd.client_capabilities == built.client_capabilities

@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import threading
 import time
@@ -26,7 +27,6 @@ from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-import anyio
 import mcp_types as mt
 
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
@@ -70,8 +70,9 @@ class Until(float):
 @dataclass
 class _Running:
     loop: asyncio.AbstractEventLoop
-    cancel: anyio.CancelScope | None
-    """An async tool's scope, which the pause cancels; ``None`` for a sync tool (its thread runs on)."""
+    cancel: asyncio.Timeout | None
+    """An async tool's scope (asyncio's own: no deadline until the pause), which the pause cancels;
+    ``None`` for a sync tool (its thread runs on)."""
     scope: CallScope
 
 
@@ -166,7 +167,7 @@ class Approvals:
         for run in running:
             run.scope.cancel_event.set()
             if run.cancel is not None:
-                run.loop.call_soon_threadsafe(run.cancel.cancel)
+                run.loop.call_soon_threadsafe(_expire, run.cancel, run.loop)
         self._changed()
 
     def resume(self) -> None:
@@ -213,15 +214,18 @@ class Approvals:
         if self.needs_confirm(tool):
             await self._confirm(tool, arguments, scope, client)
         # A thread cannot be cancelled: for a sync tool the pause only sets the call's cancel event.
-        cancel = anyio.CancelScope() if tool.is_async else None
-        with cancel if cancel is not None else nullcontext():
-            self._track(scope, cancel)
-            try:
-                yield
-            finally:
-                self._untrack(scope)
-        if cancel is not None and cancel.cancelled_caught:
-            raise ToolError(f"Tool {tool.name!r} was cancelled: the notebook user paused all tools")
+        cancel = asyncio.timeout(None) if tool.is_async else None
+        try:
+            async with cancel if cancel is not None else nullcontext():
+                self._track(scope, cancel)
+                try:
+                    yield
+                finally:
+                    self._untrack(scope)
+        except TimeoutError:
+            if cancel is not None and cancel.expired():
+                raise ToolError(f"Tool {tool.name!r} was cancelled: the notebook user paused all tools") from None
+            raise
 
     def _refuse_if_limited(self, tool: Tool, client: str | None, call_id: str) -> None:
         # A refusal is the notebook user's decision, recorded as one (views count it apart from errors).
@@ -236,7 +240,7 @@ class Approvals:
                 f"and {tool.name!r} is not marked read-only"
             )
 
-    def _track(self, scope: CallScope, cancel: anyio.CancelScope | None) -> None:
+    def _track(self, scope: CallScope, cancel: asyncio.Timeout | None) -> None:
         with self._lock:
             self._running[scope.call_id] = _Running(asyncio.get_running_loop(), cancel, scope)
 
@@ -298,3 +302,10 @@ def _denial(tool: str, via: Via, reason: str | None) -> str:
     if via == "pause":
         return f"The call of {tool!r} was declined: the notebook user paused all tools"
     return f"The notebook user declined the call of {tool!r}" + (f": {reason}" if reason else "")
+
+
+def _expire(cancel: asyncio.Timeout, loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel a running async tool now (on its loop), unless its call has ended meanwhile."""
+    if not cancel.expired():
+        with contextlib.suppress(RuntimeError):  # the scope was left: the call ended before the pause reached it
+            cancel.reschedule(loop.time())

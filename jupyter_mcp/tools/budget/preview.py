@@ -13,12 +13,14 @@ import base64
 import importlib.util
 import io
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as mt
 
+from jupyter_mcp.tools import codec
 from jupyter_mcp.tools.components.content import ContentBlock
 
 Check = Callable[[Any], bool] | None
@@ -39,6 +41,25 @@ def result_size(result: mt.CallToolResult) -> int:
     ascii_chars = len(data.encode("ascii", "ignore"))
     utf16_units = len(data.encode("utf-16-le")) // 2
     return ascii_chars + 6 * (utf16_units - ascii_chars)
+
+
+def size_at_most(result: mt.CallToolResult) -> int:
+    """An upper bound of ``result_size(result)`` from the lengths of its parts, without encoding the whole
+    result: a character takes at most 12 bytes there (a surrogate pair, each escaped). ``sys.maxsize``
+    when a part is not a plain text block or a structured value (then only the exact size tells)."""
+    total = 256  # the members' names, isError and punctuation
+    if result.meta:
+        return sys.maxsize
+    for block in result.content:
+        if type(block) is not mt.TextContent or block.meta or block.annotations:
+            return sys.maxsize
+        total += 64 + 12 * len(block.text)
+    if result.structured_content is not None:
+        try:
+            total += 12 * len(codec.dumps(result.structured_content))
+        except (TypeError, ValueError):
+            return sys.maxsize
+    return total
 
 
 def format_size(size: int) -> str:

@@ -17,7 +17,7 @@ import jsonschema
 import mcp_types as mt
 
 from jupyter_mcp.tools.budget.links import RESULT_TEMPLATE, ResultLinks, full_contents
-from jupyter_mcp.tools.budget.preview import build_preview, format_size, result_size
+from jupyter_mcp.tools.budget.preview import build_preview, format_size, result_size, size_at_most
 from jupyter_mcp.tools.components.contents import ResourceContents
 from jupyter_mcp.tools.components.resources import Found, ResourceTemplate, resource_from_function
 from jupyter_mcp.tools.settings import ServerSettings
@@ -65,7 +65,7 @@ class ResultBudget:
     def apply(self, result: mt.CallToolResult, call_id: str, tool: Any) -> Sent:
         """``result`` itself when within budget, else a preview + link (the full value kept for the link)."""
         budget = getattr(tool, "result_budget", None) or self.settings.result_budget
-        if budget is None:
+        if budget is None or size_at_most(result) <= budget:  # most results: no need to encode them to know
             return Sent(result)
         size = result_size(result)
         if size <= budget:

@@ -27,7 +27,6 @@ from typing import Any, Protocol
 
 import anyio
 from mcp.server import Server
-from mcp.server.connection import Connection
 from mcp.server.runner import aclose_shielded, modern_error_data
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import NoBackChannelError
@@ -166,8 +165,8 @@ class StatelessEntry:
             streaming=not self.json_response,
             held=[] if message["method"] in _ANSWERED_WHOLE else None,
         )
-        connection = Connection.from_envelope(
-            verdict.protocol_version, *self._envelopes.typed(verdict.client_info, verdict.client_capabilities)
+        connection = self._envelopes.connection(
+            verdict.protocol_version, verdict.client_info, verdict.client_capabilities
         )
         method, state = message["method"], self.lifespan_state()
         runner = DirectRunner(self.lowlevel, connection, state, server_stamp=self._server_stamp)

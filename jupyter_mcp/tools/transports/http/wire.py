@@ -11,6 +11,7 @@ message travels on in the ASGI scope (``parsed_message``) for what comes after.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -104,14 +105,14 @@ class WireCheck:
         if not kind.lower().startswith("application/json"):
             said = f"Invalid request: the Content-Type must be application/json, got {_shown(kind)}"
             raise Refused(415, said)
-        has_json, has_sse = check_accept_headers(Request(scope))
+        has_json, has_sse = _accepts(_accept(scope))
         if not has_json or not (has_sse or self.json_response):
             needed = "application/json" if self.json_response else "application/json and text/event-stream"
             raise Refused(406, f"Not acceptable: the Accept header must list {needed}, got {_shown(_accept(scope))}")
 
     def _check_accepts(self, scope: Scope, message: Any) -> None:
         """A ``subscriptions/listen`` answer is always an event stream, even where others are JSON."""
-        if message.get("method") == "subscriptions/listen" and not check_accept_headers(Request(scope))[1]:
+        if message.get("method") == "subscriptions/listen" and not _accepts(_accept(scope))[1]:
             raise Refused(406, "Not acceptable: subscriptions/listen answers with text/event-stream; accept it")
 
     def _last_event_refusal(self, scope: Scope) -> MessageError | None:
@@ -161,6 +162,12 @@ def replay(body: bytes, receive: Receive) -> Receive:
 
 def _shown(value: str) -> str:
     return repr(value if len(value) <= _MAX_ID_REPR else value[:_MAX_ID_REPR] + "…")
+
+
+@functools.lru_cache(maxsize=64)
+def _accepts(accept: str) -> tuple[bool, bool]:
+    """The SDK's ``check_accept_headers`` of an Accept value (a client sends the same one every time)."""
+    return check_accept_headers(Request({"type": "http", "headers": [(b"accept", accept.encode("latin-1"))]}))
 
 
 def _accept(scope: Scope) -> str:
