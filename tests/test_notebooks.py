@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -278,6 +279,9 @@ def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path
     assert re.search(r"ok +train\(epochs=2\) .* task \S+", history)
     assert re.search(r"cancelled train\(epochs=60\) .* task \S+", history)
     assert "north Q1: 1.2M" in output_of('async with client("auto")')
+    first, last = ast.literal_eval(output_of("ran_on = []"))  # a quick sync tool: a worker first, the server's loop after its streak
+    assert first.startswith("jupyter-mcp-worker")
+    assert last.startswith("jupyter-mcp-http-")
 
 
 def test_apps_chapter_shows_the_cards_to_a_host_only(isolated_runtime: Path) -> None:

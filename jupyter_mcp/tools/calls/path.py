@@ -150,9 +150,13 @@ class CallPath:
         """Run one call end to end; errors come back as ``isError`` results.
 
         A tool that raises ``MCPError`` for a client call fails that call with the protocol error
-        (a JSON-RPC error); cancelling the awaiting task cancels the call.
+        (a JSON-RPC error); cancelling the awaiting task cancels the call. The call runs in the
+        awaiting task itself: nothing outlives it (``start`` makes a call that can).
         """
-        return await self.start(name, arguments, origin).task
+        args = dict(arguments or {})
+        event = CallStarted("", name, args, origin.client, time.time(), origin.source, "tool", name)
+        scope = self._begin(event, origin.request, None)
+        return await self._recorded(scope, lambda scope: self._call(name, args, scope), self._tool_failed)
 
     def start(
         self,

@@ -50,6 +50,8 @@ class CallFlow:
         run: CallRun[mt.CallToolResult]
         if params.request_state is not None:
             run = self._resume(ctx, params.request_state, params.name, params.input_responses)
+        elif self._goes_straight(params.name):
+            return await self.calls.call(params.name, params.arguments, Origin(ctx, client))
         else:
             self._refuse_required(ctx, params.name)
             gate = InputGate(params.input_responses)
@@ -105,6 +107,12 @@ class CallFlow:
     def _may_become_task(self, ctx: ServerRequestContext[Any, Any], name: str) -> bool:
         tool = self.calls.registry.get(name)
         return tool is not None and tool.task is not None and declares_tasks(ctx)
+
+    def _goes_straight(self, name: str) -> bool:
+        """Whether a call of ``name`` can only end in its result: a tool that cannot ask (no ``Context``)
+        and never becomes a task runs in the request's own task, with no run to park or hand over."""
+        tool = self.calls.registry.get(name)
+        return tool is not None and not tool.parsed.injected and tool.task is None
 
     def _refuse_required(self, ctx: ServerRequestContext[Any, Any], name: str) -> None:
         tool = self.calls.registry.get(name)
