@@ -279,7 +279,9 @@ def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path
     assert re.search(r"ok +train\(epochs=2\) .* task \S+", history)
     assert re.search(r"cancelled train\(epochs=60\) .* task \S+", history)
     assert "north Q1: 1.2M" in output_of('async with client("auto")')
-    first, last = ast.literal_eval(output_of("ran_on = []"))  # a quick sync tool: a worker first, the server's loop after its streak
+    first, last = ast.literal_eval(
+        output_of("ran_on = []")
+    )  # a quick sync tool: a worker first, the server's loop after its streak
     assert first.startswith("jupyter-mcp-worker")
     assert last.startswith("jupyter-mcp-http-")
 

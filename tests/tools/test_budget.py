@@ -136,7 +136,7 @@ def test_a_result_is_measured_as_the_2026_era_escapes_it() -> None:
 def test_the_quick_size_bound_is_never_below_the_exact_size() -> None:
     """``apply`` skips encoding a result when ``size_at_most`` is within the budget: it must bound from above."""
     rng = random.Random(7)
-    chars = string.printable + "é漢😀\u2028\x00\x1f\"\\"
+    chars = string.printable + 'é漢😀\u2028\x00\x1f"\\'
     for i in range(2000):
         text = "".join(rng.choice(chars) for _ in range(rng.randint(0, 200)))
         structured = {"result": {"k" + text[:5]: [text, rng.random(), rng.randint(-(10**18), 10**18), None]}}

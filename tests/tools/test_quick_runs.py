@@ -130,3 +130,34 @@ def test_a_tool_with_a_timeout_stays_in_workers(timeout: float) -> None:
         return threading.get_ident()
 
     assert set(threads_of(server, INLINE_AFTER * 2)) == {"worker"}
+
+
+def test_an_inline_tool_sees_no_running_loop_as_in_a_worker() -> None:
+    """A sync tool may run its own ``asyncio.run``: it must work on the loop's thread as in a worker."""
+    server = ToolServer("quick")
+
+    async def answer() -> int:
+        return 42
+
+    @server.tool(name="where")
+    def uses_asyncio() -> list[object]:
+        """Runs a coroutine of its own and says whether it saw a running loop."""
+        try:
+            asyncio.get_running_loop()
+            saw_loop = True
+        except RuntimeError:
+            saw_loop = False
+        return [threading.get_ident(), asyncio.run(answer()), saw_loop]
+
+    async def calls() -> list[list[object]]:
+        results = [await server.call("where", {}) for _ in range(INLINE_AFTER + 2)]
+        assert not any(result.is_error for result in results), results[-1]
+        loop_thread = threading.get_ident()
+        assert asyncio.get_running_loop() is not None  # given back after each inline run
+        return [
+            [r.structured_content["result"][0] == loop_thread, *r.structured_content["result"][1:]] for r in results
+        ]
+
+    seen = asyncio.run(calls())
+    assert seen[0] == [False, 42, False]
+    assert seen[-1] == [True, 42, False]

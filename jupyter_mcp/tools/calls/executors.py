@@ -69,11 +69,16 @@ class QuickRuns:
         self._runs[id(fn)] = (fn, count)  # the function held, so its id stays its own
 
     def run_inline(self, fn: Callable[..., Any], thunk: Callable[[], T]) -> T:
+        """``thunk`` here, with the loop out of sight as in a worker (``asyncio.run`` works, and
+        ``asyncio.get_running_loop`` raises): the function cannot tell where it runs but by its thread."""
+        loop = asyncio.events._get_running_loop()
+        asyncio.events._set_running_loop(None)
         started = time.perf_counter()
         try:
             return thunk()
         finally:
             self.ran(fn, time.perf_counter() - started, inline=True)
+            asyncio.events._set_running_loop(loop)
 
     def _count(self, fn: Callable[..., Any]) -> int:
         known = self._runs.get(id(fn))
