@@ -41,7 +41,9 @@ async def page(inspector: str) -> AsyncIterator[Page]:
         try:
             shown = await browser.new_page(viewport={"width": 1400, "height": 1000})
             await shown.goto(inspector)
-            await shown.get_by_role("switch", name="Connect or disconnect").check(force=True)
+            # The switch shows the connection's state: it turns on once connected, which takes longer than
+            # Playwright's check() waits on a busy machine. Click it, then wait for the connection itself.
+            await shown.get_by_role("switch", name="Connect or disconnect").click(force=True)
             await expect(shown.get_by_text("Connected", exact=True)).to_be_visible(timeout=WAIT)
             await shown.get_by_text("Apps", exact=True).first.click()
             yield shown
