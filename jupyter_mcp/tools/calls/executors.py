@@ -15,6 +15,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, Protocol, TypeVar
 
+from jupyter_mcp.tools.identity import ByIdentity
+
 T = TypeVar("T")
 _Finish = Callable[[Any, BaseException | None], None]
 _Job = tuple[Callable[[], bool], Callable[[], Any], _Finish]
@@ -49,7 +51,8 @@ class QuickRuns:
 
     def __init__(self, enabled: Callable[[], bool] = lambda: True) -> None:
         self.enabled = enabled
-        self._runs: dict[int, tuple[Callable[..., Any], int]] = {}
+        self._runs = ByIdentity[int]()
+        """Per function: its streak of quick worker runs, or ``_DEMOTED``."""
 
     def proven(self, fn: Callable[..., Any]) -> bool:
         """Whether ``fn`` runs inline now (the server's setting allowing)."""
@@ -64,9 +67,7 @@ class QuickRuns:
             count = _DEMOTED
         elif not inline:
             count = count + 1 if seconds <= QUICK_RUN else 0
-        if len(self._runs) > 4096:
-            self._runs.clear()
-        self._runs[id(fn)] = (fn, count)  # the function held, so its id stays its own
+        self._runs.put(fn, count)
 
     def run_inline(self, fn: Callable[..., Any], thunk: Callable[[], T]) -> T:
         """``thunk`` here, with the loop out of sight as in a worker (``asyncio.run`` works, and
@@ -81,8 +82,7 @@ class QuickRuns:
             asyncio.events._set_running_loop(loop)
 
     def _count(self, fn: Callable[..., Any]) -> int:
-        known = self._runs.get(id(fn))
-        return known[1] if known is not None and known[0] is fn else 0
+        return self._runs.get(fn) or 0
 
 
 class Executor(Protocol):

@@ -153,10 +153,8 @@ class CallPath:
         (a JSON-RPC error); cancelling the awaiting task cancels the call. The call runs in the
         awaiting task itself: nothing outlives it (``start`` makes a call that can).
         """
-        args = dict(arguments or {})
-        event = CallStarted("", name, args, origin.client, time.time(), origin.source, "tool", name)
-        scope = self._begin(event, origin.request, None)
-        return await self._recorded(scope, lambda scope: self._call(name, args, scope), self._tool_failed)
+        event, attempt = self._tool_call(name, arguments, origin)
+        return await self._recorded(self._begin(event, origin.request, None), attempt, self._tool_failed)
 
     def start(
         self,
@@ -170,11 +168,16 @@ class CallPath:
         With a ``gate`` the tool's questions wait there for answers (2026 era, tasks) instead of
         going to the client as requests.
         """
+        event, attempt = self._tool_call(name, arguments, origin)
+        return self._started(event, origin.request, gate, attempt, self._tool_failed)
+
+    def _tool_call(
+        self, name: str, arguments: Mapping[str, Any] | None, origin: Origin
+    ) -> tuple[CallStarted, Attempt[mt.CallToolResult]]:
+        """A tool call's start event and its attempt (``call`` runs them in place, ``start`` as a task)."""
         args = dict(arguments or {})
         event = CallStarted("", name, args, origin.client, time.time(), origin.source, "tool", name)
-        return self._started(
-            event, origin.request, gate, lambda scope: self._call(name, args, scope), self._tool_failed
-        )
+        return event, lambda scope: self._call(name, args, scope)
 
     async def _call(self, name: str, arguments: dict[str, Any], scope: CallScope) -> mt.CallToolResult:
         tool = self.registry.get(name)

@@ -51,6 +51,7 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.identity import ByIdentity
 from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
 from jupyter_mcp.tools.transports.http.direct import DirectRunner
 from jupyter_mcp.tools.transports.http.envelopes import Envelopes
@@ -108,7 +109,7 @@ class StatelessEntry:
         self.lifespan_state = lifespan_state
         self.json_response = json_response
         self.lists = lists
-        self._param_headers: dict[int, tuple[Mapping[str, Any], bool]] = {}
+        self._param_headers = ByIdentity[bool]()
         self._envelopes = Envelopes()
         self._server_stamp = lowlevel.server_info_stamp  # fixed at the server's construction
 
@@ -143,13 +144,10 @@ class StatelessEntry:
 
     def _annotated(self, schema: Mapping[str, Any]) -> bool:
         """Whether any property of ``schema`` declares an ``Mcp-Param-*`` header (kept per schema object)."""
-        known = self._param_headers.get(id(schema))
-        if known is not None and known[0] is schema:
-            return known[1]
-        if len(self._param_headers) > 4096:
-            self._param_headers.clear()
-        found = bool(x_mcp_header_map(schema))
-        self._param_headers[id(schema)] = (schema, found)  # the schema held, so its id stays its own
+        found = self._param_headers.get(schema)
+        if found is None:
+            found = bool(x_mcp_header_map(schema))
+            self._param_headers.put(schema, found)
         return found
 
     async def _serve(
