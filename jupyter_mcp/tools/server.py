@@ -16,7 +16,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.shapes.status import ServerStatus
+from jupyter_mcp.shapes.status import ClientEntry, ServerStatus
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.apps.surface import AppSurface
@@ -42,7 +42,7 @@ from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.protocol.flow import CallFlow
 from jupyter_mcp.tools.protocol.handlers import build_lowlevel
 from jupyter_mcp.tools.protocol.listcache import ListCache
-from jupyter_mcp.tools.protocol.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.protocol.sessions import ClientTracker, ThreadSafeBus
 from jupyter_mcp.tools.protocol.status import status as server_status
 from jupyter_mcp.tools.settings import ServerOptions, ServerSettings
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
@@ -293,7 +293,7 @@ class ToolServer:
     def add_call_observer(self, observer: CallObserver) -> Callable[[], None]:
         return self.calls.add_observer(observer)
 
-    def connected_clients(self) -> list[ConnectedClient]:
+    def connected_clients(self) -> list[ClientEntry]:
         return self.clients_tracker.clients()
 
     def status(self) -> ServerStatus:

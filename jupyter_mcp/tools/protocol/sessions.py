@@ -30,6 +30,7 @@ from mcp.server.subscriptions import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from jupyter_mcp.shapes.status import ClientEntry
 from jupyter_mcp.tools._sdk import client_implementation, connection_of
 from jupyter_mcp.tools.calls.events import ClientInfo
 from jupyter_mcp.tools.components.base import Kind
@@ -45,19 +46,6 @@ _LIST_CHANGED: dict[Kind, tuple[str, ServerEvent]] = {
 }
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class ConnectedClient:
-    """A client as the panels show it."""
-
-    name: str
-    version: str
-    protocol_version: str
-    since: float
-    last_seen: float
-    kind: str
-    """``"session"`` (2025 era), ``"listener"`` or ``"requests"`` (2026 era)."""
 
 
 def client_info_of(request: ServerRequestContext[Any, Any]) -> ClientInfo | None:
@@ -104,15 +92,6 @@ class ThreadSafeBus:
 
 
 @dataclass
-class _Seen:
-    """When a 2026-era client was first and last seen, and in which protocol version."""
-
-    protocol_version: str
-    since: float
-    last_seen: float
-
-
-@dataclass
 class _Session:
     connection: Connection
     loop: asyncio.AbstractEventLoop
@@ -126,7 +105,7 @@ class ClientTracker:
     def __init__(self, bus: ThreadSafeBus) -> None:
         self.bus = bus
         self._sessions: dict[int, _Session] = {}
-        self._modern: dict[tuple[str, str], _Seen] = {}
+        self._modern: dict[tuple[str, str], ClientEntry] = {}
         self._by_session_id: dict[str, int] = {}
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -186,9 +165,16 @@ class ClientTracker:
         with self._lock:
             seen = self._modern.get((name, version))
             if seen is None:
-                self._modern[(name, version)] = _Seen(protocol_version, now, now)
+                self._modern[(name, version)] = ClientEntry(
+                    name=name,
+                    version=version,
+                    protocol_version=protocol_version,
+                    since=now,
+                    last_seen=now,
+                    kind="requests",
+                )
             else:
-                seen.protocol_version, seen.last_seen = protocol_version, now
+                seen["protocol_version"], seen["last_seen"] = protocol_version, now
         if seen is None:
             self._changed()
 
@@ -228,16 +214,12 @@ class ClientTracker:
     def _changed(self) -> None:
         self._changes.each(lambda listener: listener())
 
-    def clients(self, modern_window: float = 300.0) -> list[ConnectedClient]:
+    def clients(self, modern_window: float = 300.0) -> list[ClientEntry]:
         """2025-era sessions that are open, and 2026-era clients seen within ``modern_window`` s."""
         now = time.time()
         with self._lock:
             sessions = list(self._sessions.values())
-            modern = [
-                ConnectedClient(name, version, seen.protocol_version, seen.since, seen.last_seen, "requests")
-                for (name, version), seen in self._modern.items()
-                if now - seen.last_seen <= modern_window
-            ]
+            modern = [seen.copy() for seen in self._modern.values() if now - seen["last_seen"] <= modern_window]
         return [_describe(s) for s in sessions] + modern
 
     def list_changed(self, kind: Kind) -> None:
@@ -290,10 +272,10 @@ def _listen_uris(params: Any) -> list[str]:
     return [uri for uri in uris if isinstance(uri, str)] if isinstance(uris, list) else []
 
 
-def _describe(session: _Session) -> ConnectedClient:
+def _describe(session: _Session) -> ClientEntry:
     params = session.connection.client_params
     info = params.client_info if params is not None else None
-    return ConnectedClient(
+    return ClientEntry(
         name=info.name if info is not None else "unknown",
         version=info.version if info is not None else "",
         protocol_version=session.connection.protocol_version,
