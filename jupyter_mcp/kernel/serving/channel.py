@@ -27,6 +27,8 @@ from comm.base_comm import BaseComm
 from starlette.types import ASGIApp
 
 from jupyter_mcp._wire.frames import COMM_TARGET
+from jupyter_mcp.adapters import ipykernel
+from jupyter_mcp.adapters.fastpaths import PUBLIC, FastPaths
 from jupyter_mcp.kernel.serving.shellintake import ShellIntake, ShellParent
 from jupyter_mcp.tools.transports.messages.exchanges import MessageExchanges
 
@@ -67,16 +69,21 @@ class _ChannelComm(BaseComm):
 class KernelChannel:
     """Serves ``app`` (running on ``loop``) to the Jupyter server through ``kernel``'s messaging.
 
+    With ipykernel's fast paths (``fast``), the channel's messages publish no status and are taken in
+    the shell-channel thread (``adapters.ipykernel``); without them ipykernel handles them as any
+    comm message.
+
     Example::
 
-        channel = KernelChannel(kernel)
+        channel = KernelChannel(kernel, server.fast_paths_taken)
         channel.open(app, runner.loop, hello=lambda: server.describe().to_json())
         ...
         channel.close()
     """
 
-    def __init__(self, kernel: Any) -> None:
+    def __init__(self, kernel: Any, fast: FastPaths = PUBLIC) -> None:
         self.kernel = kernel
+        self.fast = fast
         self.comm: _ChannelComm | None = None
         self.exchanges: MessageExchanges | None = None
         self._undo: list[Callable[[], None]] = []
@@ -97,8 +104,11 @@ class KernelChannel:
         self.exchanges = MessageExchanges(app, loop, self._send, hello)
         self.comm = _ChannelComm(self.kernel, self._receive)
         self.kernel.comm_manager.register_comm(self.comm)
-        self._undo = [_quiet_status(self.kernel, self._ours), _route_comms_on_control(self.kernel)]
-        intake = ShellIntake(self.kernel, self.comm.comm_id, self._receive)
+        self._undo = [_route_comms_on_control(self.kernel)]
+        if not self.fast.takes(ipykernel.LIBRARY):
+            return
+        self._undo.append(ipykernel.quiet_status(self.kernel, self._ours))
+        intake = ShellIntake(self.kernel, self.comm.comm_id, self._receive, self.fast)
         if intake.install():
             self._intake = intake
             self._undo.append(intake.undo)
@@ -164,31 +174,12 @@ def _on_loop(loop: asyncio.AbstractEventLoop, step: Callable[[], object]) -> Non
         asyncio.run_coroutine_threadsafe(run(), loop).result(_CLOSE_WAIT)
 
 
-def _quiet_status(kernel: Any, ours: Callable[[Mapping[str, Any] | None], bool]) -> Callable[[], None]:
-    """No busy/idle on IOPub for the channel's messages: JupyterLab shows a kernel's state from every
-    status message, so a call answered on a subshell would show "idle" while a cell still runs. The
-    channel's requests run no user code; front ends have nothing to show for them."""
-    publish = kernel._publish_status
-
-    def publish_status(status: str, channel: str, parent: Mapping[str, Any] | None = None) -> None:
-        if not ours(parent or kernel.get_parent(channel)):
-            publish(status, channel, parent)
-
-    kernel._publish_status = publish_status
-    return lambda: _restore(kernel, "_publish_status", publish_status)
-
-
 def _route_comms_on_control(kernel: Any) -> Callable[[], None]:
     """ipykernel takes comm messages on the shell only, which (without subshells) waits for the running cell."""
     if "comm_msg" in kernel.control_handlers:
         return lambda: None
     kernel.control_handlers["comm_msg"] = kernel.comm_manager.comm_msg
     return lambda: kernel.control_handlers.pop("comm_msg", None)
-
-
-def _restore(kernel: Any, name: str, installed: object) -> None:
-    if kernel.__dict__.get(name) is installed:
-        del kernel.__dict__[name]
 
 
 def current_kernel() -> Any | None:
