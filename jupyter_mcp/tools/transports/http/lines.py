@@ -1,29 +1,20 @@
-"""Server-sent events no reader can cut short: the characters JSON carries raw but line readers break on, escaped.
+"""``LineSafeEvents``: the events the SDK's own writer sends, with no character a line reader breaks at.
 
 An SSE ``data:`` line ends only at CR or LF, but readers that split lines as Python's
 ``str.splitlines`` does (several SSE libraries) also break at U+0085 (NEXT LINE), U+2028 and
-U+2029, which JSON may carry raw inside strings: such a reader cuts the event there. Every event
-this app writes carries them as JSON escapes instead (the same string once parsed): ``line_safe``
-for the events written here, ``LineSafeEvents`` for those the SDK's own writer sends (2025-era
-answers it streams, GET streams, resumed streams).
+U+2029, which JSON may carry raw inside strings. The events this app writes itself carry them as
+JSON escapes (``_wire.sse.line_safe``); this middleware does the same to those the SDK's writer
+sends (2025-era answers it streams, GET streams, resumed streams).
 """
 
 from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-_LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028, 0x2029)]
-"""Characters JSON may carry raw that ``str.splitlines`` (not SSE) takes for line breaks, and their escapes."""
+from jupyter_mcp._wire.sse import line_safe
+
 _PARTIAL = (b"\xe2\x80", b"\xe2", b"\xc2")
 """How a chunk may end inside one of them (their UTF-8 lead bytes)."""
-
-
-def line_safe(data: bytes) -> bytes:
-    """``data`` (UTF-8 JSON) with U+0085, U+2028 and U+2029 written as JSON escapes."""
-    for raw, escaped in _LINE_BREAKS:
-        if raw in data:
-            data = data.replace(raw, escaped)
-    return data
 
 
 class LineSafeEvents:

@@ -54,13 +54,13 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from jupyter_mcp._wire.sse import line_safe
 from jupyter_mcp.adapters.stdlib import nothing_to_unwind
 from jupyter_mcp.tools import codec
 from jupyter_mcp.tools.identity import ByIdentity
 from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
 from jupyter_mcp.tools.transports.http.direct import direct_runner
 from jupyter_mcp.tools.transports.http.envelopes import Envelopes
-from jupyter_mcp.tools.transports.http.lines import line_safe
 from jupyter_mcp.tools.transports.http.lists import ListReplies, send_json
 
 logger = logging.getLogger(__name__)
