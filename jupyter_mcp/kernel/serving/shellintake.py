@@ -37,25 +37,38 @@ _COMM_MSG = b'"comm_msg"'
 
 
 @dataclass(frozen=True)
-class ShellParent:
-    """A message taken on the shell socket: its answers go back there, to ``idents`` (its sender)."""
+class Sender:
+    """A message taken where its answers can go back to its sender alone: ``stream`` (the socket it came on, a
+    ZMQStream of ipykernel's), by ``idents``, from ``stream``'s own thread (its ``io_loop``)."""
 
     msg: dict[str, Any]
     idents: list[bytes]
+    stream: Any
+
+    def reply(self, session: Any, msg_type: str, content: Mapping[str, Any], buffers: list[bytes]) -> None:
+        """Send a message in answer to ``msg``, to its sender (from any thread)."""
+        msg = session.msg(msg_type, dict(content), parent=self.msg)
+        parts = [*session.serialize(msg, ident=self.idents), *buffers]
+        with contextlib.suppress(RuntimeError):  # the kernel is going away
+            self.stream.io_loop.add_callback(self._send, parts)
+
+    def _send(self, parts: list[bytes]) -> None:
+        if not self.stream.closed():
+            self.stream.send_multipart(parts, copy=False)
 
 
-Take = Callable[[dict[str, Any], ShellParent], None]
-"""Receives one of the channel's messages, deserialized (called in the shell-channel thread)."""
+Take = Callable[[dict[str, Any], Sender], None]
+"""Receives one of the channel's messages, deserialized, and where its answers go (called in the thread that read
+it)."""
 
 
 class ShellIntake:
-    """Routes ``comm_id``'s ``comm_msg``s to ``take`` (``install``; ``undo``), and sends answers (``reply``).
+    """Routes ``comm_id``'s ``comm_msg``s to ``take`` (``install``; ``undo``); their answers go to their ``Sender``.
 
     Example::
 
-        intake = ShellIntake(kernel, comm.comm_id, lambda msg, parent: ...)
-        if intake.install():
-            intake.reply(parent, "comm_msg", {"comm_id": comm.comm_id, "data": {}}, [])
+        intake = ShellIntake(kernel, comm.comm_id, lambda msg, sender: sender.reply(kernel.session, ...))
+        intake.install()
     """
 
     def __init__(self, kernel: Any, comm_id: str, take: Take, fast: FastPaths = PUBLIC) -> None:
@@ -65,7 +78,6 @@ class ShellIntake:
         self._wanted = comm_id.encode()
         self._quick_check = fast.takes(jupyter_client.LIBRARY)
         found = ipykernel.shell_channel(kernel)
-        self._loop: Any = found[0] if found is not None else None
         self._stream: Any = found[1] if found is not None else None
         self._usual: Callable[[list[Any]], object] | None = found[2] if found is not None else None
         self._undo: Callable[[], None] | None = None
@@ -79,18 +91,6 @@ class ShellIntake:
         if self._undo is not None:
             self._undo()
 
-    def reply(self, parent: ShellParent, msg_type: str, content: Mapping[str, Any], buffers: list[bytes]) -> None:
-        """Send a message to ``parent``'s sender on the shell socket (from any thread)."""
-        session = self.kernel.session
-        msg = session.msg(msg_type, dict(content), parent=parent.msg)
-        parts = [*session.serialize(msg, ident=parent.idents), *buffers]
-        with contextlib.suppress(RuntimeError):  # the kernel is going away
-            self._loop.add_callback(self._send, parts)
-
-    def _send(self, parts: list[bytes]) -> None:
-        if not self._stream.closed():
-            self._stream.send_multipart(parts, copy=False)
-
     def _on_recv(self, parts: list[Any]) -> object:
         taken = self._ours(parts)
         if taken is None:
@@ -102,7 +102,7 @@ class ShellIntake:
             logger.exception("the kernel channel failed on a message")
         return None
 
-    def _ours(self, parts: list[Any]) -> ShellParent | None:
+    def _ours(self, parts: list[Any]) -> Sender | None:
         """The message, when it is a signed ``comm_msg`` to the comm (else ``None``, nothing consumed).
 
         A look at the raw header and content first (most messages are not the channel's), then the
@@ -120,7 +120,7 @@ class ShellIntake:
         if content.get("comm_id") != self.comm_id or not self._authentic(session, frames):
             return None  # the usual path says what is wrong with it
         msg = {"header": header, "msg_type": "comm_msg", "content": content, "buffers": [f.bytes for f in frames[5:]]}
-        return ShellParent(msg, [bytes(ident) for ident in idents])
+        return Sender(msg, [bytes(ident) for ident in idents], self._stream)
 
     def _authentic(self, session: Any, frames: list[Any]) -> bool:
         """Signed with the kernel's key and no replay; the signature is noted as used."""
