@@ -13,6 +13,7 @@ skipped in those runs; every other test must pass in them as it does in the norm
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -34,6 +35,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if hiding():
         install()
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SITE, os.environ.get("PYTHONPATH")]))
+        sys.path.append(SITE)  # pytest-jupyter gives its servers' kernels PYTHONPATH = this process's sys.path
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

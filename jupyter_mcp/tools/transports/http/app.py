@@ -144,17 +144,18 @@ def streamable_http_app(
         "session_idle_timeout": IDLE_TIMEOUT,
     }
     state = lambda: served.lifespan_state  # noqa: E731 - what the lowlevel server's lifespan yields
-    manager: StreamableHTTPSessionManager
-    lists = ListReplies(served.list_cache, served.clients_tracker)
-    sessioned = None
-    if fast:
-        manager = sdk.SessionManager(served.lowlevel, on_end=peers.end, **options)
-        lists.session_open = manager.session_open
-        sessioned = SessionEntry(
-            served.lowlevel, state, manager, events, json_response=json_response, retry_interval=retry_interval
-        )
-    else:
-        manager = StreamableHTTPSessionManager(served.lowlevel, **options)
+    manager = (
+        sdk.SessionManager(served.lowlevel, on_end=peers.end, **options)
+        if fast
+        else StreamableHTTPSessionManager(served.lowlevel, **options)
+    )
+    opened = manager if isinstance(manager, sdk.SessionManager) else None
+    lists = ListReplies(served.list_cache, served.clients_tracker, opened.session_open if opened else None)
+    sessioned = (
+        SessionEntry(served.lowlevel, state, opened, events, json_response=json_response, retry_interval=retry_interval)
+        if opened
+        else None
+    )
     sdk_app = LineSafeEvents(JsonReads(StreamableHTTPASGIApp(manager)))
     stateless = StatelessEntry(served.lowlevel, state, json_response=json_response, lists=lists, fast=fast)
     rest = Starlette(
@@ -166,6 +167,6 @@ def streamable_http_app(
     # redirect to a path nobody serves. A route either matches as written or is refused.
     rest.router.redirect_slashes = False
     endpoint = _McpPath(
-        path, sdk_app, rest, stateless=stateless, peers=peers, lists=lists if fast else None, sessioned=sessioned
+        path, sdk_app, rest, stateless=stateless, peers=peers, lists=lists if opened else None, sessioned=sessioned
     )
     return WireCheck(endpoint, path, served.event_stores.knows, settings, json_response=json_response)
