@@ -30,6 +30,8 @@ def line_safe(data: bytes) -> bytes:
     """``data`` (UTF-8 JSON) with U+0085, U+2028 and U+2029 written as JSON escapes: an SSE ``data`` line ends
     only at CR or LF, but readers that split lines as Python's ``str.splitlines`` does (several SSE libraries)
     would cut the event at those characters. The same string once parsed."""
+    if b"\xc2\x85" not in data and b"\xe2\x80" not in data:  # the UTF-8 leads of all three: most data has none
+        return data
     for raw, escaped in _LINE_BREAKS:
         if raw in data:
             data = data.replace(raw, escaped)

@@ -71,9 +71,19 @@ class MemoryEventStore(EventStore):
         self._finished: list[tuple[float, int, StreamId]] = []
         """A heap of (expiry, event id of the response, stream) for streams whose response is stored."""
         self._ids = itertools.count(1)
-        self.bytes = 0
-        """Approximate payload size of the events kept now."""
+        self.tally = [0]
+        """Approximate payload size of the events kept now (a list: its pool reads it after this store is gone)."""
         self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def bytes(self) -> int:
+        """Approximate payload size of the events kept now."""
+        return self.tally[0]
+
+    def _sized(self, delta: int) -> None:
+        self.tally[0] += delta
+        if self.pool is not None:
+            self.pool.total += delta
 
     async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
         now = time.monotonic()
@@ -81,7 +91,7 @@ class MemoryEventStore(EventStore):
         size = approximate_size(message)
         self._events[event_id] = _Event(stream_id, message, size, now + self.max_age)
         self._streams.setdefault(stream_id, deque()).append(event_id)
-        self.bytes += size
+        self._sized(size)
         if isinstance(message, JSONRPCResponse | JSONRPCError):
             heapq.heappush(self._finished, (now + self.delivered_grace, event_id, stream_id))
         self._evict(now)
@@ -122,11 +132,11 @@ class MemoryEventStore(EventStore):
             self._drop_oldest(first_id, first)
 
     def _pool_over(self) -> bool:
-        return self.pool is not None and self.pool.bytes > self.pool.max_bytes
+        return self.pool is not None and self.pool.total > self.pool.max_bytes
 
     def _drop_oldest(self, event_id: int, event: _Event) -> None:
         del self._events[event_id]
-        self.bytes -= event.size
+        self._sized(-event.size)
         ids = self._streams[event.stream_id]
         ids.popleft()  # the oldest event overall is the oldest of its stream
         if not ids:
@@ -136,7 +146,17 @@ class MemoryEventStore(EventStore):
         for event_id in self._streams.pop(stream_id, ()):
             event = self._events.pop(event_id, None)
             if event is not None:
-                self.bytes -= event.size
+                self._sized(-event.size)
+
+    def clear(self) -> None:
+        """Forget every event (the session is over)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._sized(-self.bytes)
+        self._events.clear()
+        self._streams.clear()
+        self._finished.clear()
 
     def _next_expiry(self) -> float | None:
         candidates = [self._finished[0][0]] if self._finished else []
@@ -170,6 +190,8 @@ class EventStores:
 
     def __init__(self, max_bytes: int = 64 * _MB, **store_options: Any) -> None:
         self.max_bytes = max_bytes
+        self.total = 0
+        """Approximate payload size of every store's events (kept as they change: no sum per event)."""
         self._options = store_options
         self._stores: weakref.WeakKeyDictionary[Peer, MemoryEventStore] = weakref.WeakKeyDictionary()
         self._named: weakref.WeakValueDictionary[str, Peer] = weakref.WeakValueDictionary()
@@ -179,7 +201,18 @@ class EventStores:
         store = self._stores.get(peer)
         if store is None:
             store = self._stores[peer] = MemoryEventStore(max_bytes=self.max_bytes, pool=self, **self._options)
+            weakref.finalize(store, self._gone, store.tally)
+            peer.on_end(lambda: self.drop(peer))
         return store
+
+    def drop(self, peer: Peer) -> None:
+        """The peer's session is over: nobody can resume from its events, which go now."""
+        store = self._stores.pop(peer, None)
+        if store is not None:
+            store.clear()
+
+    def _gone(self, tally: list[int]) -> None:
+        self.total -= tally[0]
 
     def name(self, peer: Peer) -> None:
         """The peer's session got its id: its store can be found by it."""
@@ -201,7 +234,7 @@ class EventStores:
 
     @property
     def bytes(self) -> int:
-        return sum(store.bytes for store in self.all())
+        return self.total
 
     @property
     def count(self) -> int:
