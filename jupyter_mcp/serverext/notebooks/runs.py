@@ -53,6 +53,8 @@ class CellRun:
 class _Kernel:
     client: Any
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    draining: asyncio.Task[None] | None = None
+    """An interrupted cell's last outputs being read: the next run waits for it (one reader per client)."""
 
 
 class Kernels:
@@ -94,9 +96,11 @@ class Kernels:
         kernel = await self._client(kernel_id)
         runs: list[CellRun] = []
         async with kernel.lock:
+            if kernel.draining is not None:
+                await asyncio.shield(kernel.draining)
             for cell_id, code in cells:
                 writer = CellWriter(self.documents, path, cell_id)
-                run = await self._cell(kernel_id, kernel.client, writer, code, on_output)
+                run = await self._cell(kernel_id, kernel, writer, code, on_output)
                 runs.append(run)
                 if run.status != "ok":
                     break
@@ -118,13 +122,14 @@ class Kernels:
             client.stop_channels()
         return kernel
 
-    async def _cell(self, kernel_id: str, client: Any, writer: CellWriter, code: str, on_output: OnOutput) -> CellRun:
+    async def _cell(self, kernel_id: str, kernel: _Kernel, writer: CellWriter, code: str, on_output: OnOutput) -> CellRun:
+        client = kernel.client
         await writer.start()
         msg_id = client.execute(code, store_history=True, allow_stdin=False, stop_on_error=True)
         try:
             await self._outputs(kernel_id, client, msg_id, writer, on_output)
         except asyncio.CancelledError:
-            await self._interrupt(kernel_id, client, msg_id, writer)
+            kernel.draining = asyncio.ensure_future(self._interrupt(kernel_id, client, msg_id, writer))
             raise
         reply = await self._reply(client, msg_id)
         count = reply.get("execution_count") if isinstance(reply.get("execution_count"), int) else None
@@ -160,21 +165,18 @@ class Kernels:
                 return dict(message["content"])
 
     async def _interrupt(self, kernel_id: str, client: Any, msg_id: str, writer: CellWriter) -> None:
-        """The caller went away: interrupt the kernel, and write the cell's last outputs before giving up."""
+        """The caller went away: interrupt the kernel, and write the cell's last outputs (the
+        ``KeyboardInterrupt``) before the kernel's next run reads from the client."""
+
+        async def ignore(cell_id: str, output: dict[str, Any]) -> None:
+            return None
+
         with contextlib.suppress(Exception):
             await self.serverapp.kernel_manager.interrupt_kernel(kernel_id)
-
-        async def last_outputs() -> None:
-            async def ignore(cell_id: str, output: dict[str, Any]) -> None:
-                return None
-
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._outputs(kernel_id, client, msg_id, writer, ignore), _DRAIN)
-                await self._reply(client, msg_id)
+            await asyncio.wait_for(self._outputs(kernel_id, client, msg_id, writer, ignore), _DRAIN)
+            await self._reply(client, msg_id)
+        with contextlib.suppress(Exception):
             await writer.finish(None)
-
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.shield(asyncio.ensure_future(last_outputs()))
 
     async def _alive(self, kernel_id: str) -> bool:
         try:

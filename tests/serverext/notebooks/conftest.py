@@ -60,7 +60,9 @@ class Agents:
         self.mode = mode
 
     def __call__(self, name: str = "test-agent", **options: Any) -> Any:
-        return jupyter_client(self.url, self.token, mode=self.mode, client_info=mt.Implementation(name=name, version="1"), **options)
+        return jupyter_client(
+            self.url, self.token, mode=self.mode, client_info=mt.Implementation(name=name, version="1"), **options
+        )
 
 
 @pytest.fixture

@@ -56,7 +56,11 @@ async def test_an_edit_batch_applies_as_one_change_and_the_saved_file_is_valid(
             {"op": "move", "id": a["id"], "after": b["id"]},
         ]
         edit = structured(await client.call_tool("jupyter_edit", {"path": "edit.ipynb", "ops": ops}))
-        assert [(t["op"], t["id"]) for t in edit["touched"]][1:] == [("replace", b["id"]), ("delete", c["id"]), ("move", a["id"])]
+        assert [(t["op"], t["id"]) for t in edit["touched"]][1:] == [
+            ("replace", b["id"]),
+            ("delete", c["id"]),
+            ("move", a["id"]),
+        ]
         inserted = edit["touched"][0]["id"]
         after = structured(await client.call_tool("jupyter_read", {"path": "edit.ipynb"}))["cells"]
     assert [cell["id"] for cell in after] == [inserted, b["id"], a["id"]]
