@@ -89,15 +89,19 @@ async def test_a_stale_version_is_refused_with_the_cell_as_it_is_and_a_bad_batch
         refused = await first.call_tool("jupyter_edit", {"path": "stale.ipynb", "ops": lost})
         assert refused.is_error
         text = refused.content[0].text
-        assert "changed since you read it" in text and "nothing was applied" in text and "a = 'second'" in text
+        assert "changed since you read it" in text
+        assert "nothing was applied" in text
+        assert "a = 'second'" in text
         bad = [
             {"op": "delete", "id": b["id"], "version": b["version"]},
             {"op": "replace", "id": "no-such-cell", "version": "x", "source": "?"},
         ]
         refused = await first.call_tool("jupyter_edit", {"path": "stale.ipynb", "ops": bad})
-        assert refused.is_error and "no cell with id 'no-such-cell'" in refused.content[0].text
+        assert refused.is_error
+        assert "no cell with id 'no-such-cell'" in refused.content[0].text
         malformed = await first.call_tool("jupyter_edit", {"path": "stale.ipynb", "ops": [{"op": "explode"}]})
-        assert malformed.is_error and "ops" in malformed.content[0].text
+        assert malformed.is_error
+        assert "ops" in malformed.content[0].text
         now = structured(await first.call_tool("jupyter_read", {"path": "stale.ipynb"}))["cells"]
     assert [cell["source"] for cell in now] == ["a = 'second'", "b = 2"]
 

@@ -82,15 +82,18 @@ async def test_a_plot_reads_back_within_the_budget_with_the_full_image_behind_it
         full = await client.read_resource(output["link"])
     assert len(result.model_dump_json(by_alias=True)) < 500_000
     image = result.content[output["image"]]
-    assert isinstance(image, mt.ImageContent) and image.mime_type == "image/png"
+    assert isinstance(image, mt.ImageContent)
+    assert image.mime_type == "image/png"
     shown = base64.b64decode(image.data)
     assert len(shown) <= 60_000
     original = full.contents[0]
-    assert isinstance(original, mt.BlobResourceContents) and original.mime_type == "image/png"
+    assert isinstance(original, mt.BlobResourceContents)
+    assert original.mime_type == "image/png"
     whole = base64.b64decode(original.blob)
     assert len(whole) > len(shown)
     width, height = Image.open(io.BytesIO(whole)).size
-    assert width > 1000 and height > 800  # the figure as the kernel drew it (12 x 9 in at 150 dpi, cropped)
+    assert width > 1000
+    assert height > 800
     assert Image.open(io.BytesIO(shown)).size[0] < width
     assert output["link"].startswith("result://jupyter/")
 
@@ -177,6 +180,8 @@ async def test_in_edit_mode_an_agent_creates_a_notebook_but_cannot_run(jp_root_d
         again = await client.call_tool("jupyter_create", {"path": "fresh.ipynb"})
         refused = await client.call_tool("jupyter_run", {"path": "fresh.ipynb", "ids": ["x"]})
     assert created["kernel_name"] == "python3"
-    assert again.is_error and "exists already" in again.content[0].text
-    assert refused.is_error and "'run'" in refused.content[0].text
+    assert again.is_error
+    assert "exists already" in again.content[0].text
+    assert refused.is_error
+    assert "'run'" in refused.content[0].text
     nbformat.validate(nbformat.read(jp_root_dir / "fresh.ipynb", as_version=4))
