@@ -5,8 +5,8 @@ A cell is ``{id, index, cell_type, source, execution_count, version, outputs}``;
 whenever its source, type or outputs change, and every edit that names a cell carries the version it read.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: typing_extensions' TypedDict sees ``NotRequired`` only when the
+# annotations are evaluated as the class is made (the TypeScript shapes and pydantic read the optional keys).
 from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import posixpath
 import time
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol
 
 import mcp_types as mt
 import nbformat
@@ -24,15 +24,16 @@ from jupyter_mcp.serverext.notebooks import edits
 from jupyter_mcp.serverext.notebooks.cells import BadSelection, Cell, live_cells, select
 from jupyter_mcp.serverext.notebooks.documents import normalized
 from jupyter_mcp.serverext.notebooks.edits import Op
+from jupyter_mcp.serverext.notebooks.agents import Agents
+from jupyter_mcp.serverext.notebooks.documents import Documents
 from jupyter_mcp.serverext.notebooks.identity import agent_name
-from jupyter_mcp.serverext.notebooks.listing import notebooks
+from jupyter_mcp.serverext.notebooks.listing import Serving, notebooks
+from jupyter_mcp.serverext.notebooks.modes import NotebookModes
 from jupyter_mcp.serverext.notebooks.outputs import Outputs
+from jupyter_mcp.serverext.notebooks.runs import Kernels
 from jupyter_mcp.shapes.notebooks import NotebookCell, ReadReply, RunCell
 from jupyter_mcp.shapes.status import ApprovalDetail
 from jupyter_mcp.tools import Context, ToolError, ToolResult, ToolServer
-
-if TYPE_CHECKING:
-    from jupyter_mcp.serverext.notebooks.host import NotebookTools
 
 _PAGE_SHARE = 0.8
 """Of the result budget, what a page of ``jupyter_read`` fills before it stops (the rest: the envelope)."""
@@ -41,7 +42,20 @@ _PROGRESS_EVERY = 0.2
 Path = Annotated[str, Field(description="The notebook's path under the server's root, as jupyter_notebooks lists it.")]
 
 
-def register(server: ToolServer, host: NotebookTools) -> None:
+class Workbench(Protocol):
+    """What the tools work with (``host.NotebookTools`` is one)."""
+
+    serverapp: Any
+    modes: NotebookModes
+    serving: Serving
+    documents: Documents
+    kernels: Kernels
+    agents: Agents
+
+    def outputs(self, call_id: str) -> Outputs: ...
+
+
+def register(server: ToolServer, host: Workbench) -> None:
     """Add the five tools to ``server``, each working on ``host``'s notebooks."""
     read_only = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False}
 
