@@ -64,9 +64,25 @@ class Kernels:
         self.serverapp = serverapp
         self.documents = documents
         self._kernels: dict[str, _Kernel] = {}
+        self._starting: dict[str, asyncio.Lock] = {}
+        """One start at a time per notebook (two agents running cells at once get one kernel) and per kernel
+        (one client each)."""
 
     async def of_notebook(self, path: str, *, start: bool) -> str | None:
         """The id of the notebook's session kernel; with ``start``, a session is started when it has none."""
+        if not start:
+            return await self._session_kernel(path)
+        async with self._starting.setdefault(f"notebook:{path}", asyncio.Lock()):
+            found = await self._session_kernel(path)
+            if found is not None:
+                return found
+            name = await self._kernel_name(path)
+            model = await self.serverapp.session_manager.create_session(
+                path=path, name=posixpath.basename(path), type="notebook", kernel_name=name
+            )
+            return str(model["kernel"]["id"])
+
+    async def _session_kernel(self, path: str) -> str | None:
         manager = self.serverapp.session_manager
         try:
             session = await manager.get_session(path=path)
@@ -74,13 +90,7 @@ class Kernels:
             session = None
         if session and session.get("kernel") and session["kernel"]["id"] in self.serverapp.kernel_manager:
             return str(session["kernel"]["id"])
-        if not start:
-            return None
-        name = await self._kernel_name(path)
-        model = await manager.create_session(
-            path=path, name=posixpath.basename(path), type="notebook", kernel_name=name
-        )
-        return str(model["kernel"]["id"])
+        return None
 
     async def _kernel_name(self, path: str) -> str | None:
         from pycrdt import Map
@@ -107,20 +117,19 @@ class Kernels:
         return runs
 
     async def _client(self, kernel_id: str) -> _Kernel:
-        known = self._kernels.get(kernel_id)
-        if known is not None:
-            return known
-        client = self.serverapp.kernel_manager.get_kernel(kernel_id).client()
-        client.start_channels()
-        try:
-            await client.wait_for_ready(timeout=_READY)
-        except RuntimeError as error:
-            client.stop_channels()
-            raise ToolError(f"the notebook's kernel did not become ready: {error}") from None
-        kernel = self._kernels.setdefault(kernel_id, _Kernel(client))
-        if kernel.client is not client:
-            client.stop_channels()
-        return kernel
+        async with self._starting.setdefault(f"kernel:{kernel_id}", asyncio.Lock()):
+            known = self._kernels.get(kernel_id)
+            if known is not None:
+                return known
+            client = self.serverapp.kernel_manager.get_kernel(kernel_id).client()
+            client.start_channels()
+            try:
+                await client.wait_for_ready(timeout=_READY)
+            except RuntimeError as error:
+                client.stop_channels()
+                raise ToolError(f"the notebook's kernel did not become ready: {error}") from None
+            kernel = self._kernels[kernel_id] = _Kernel(client)
+            return kernel
 
     async def _cell(self, kernel_id: str, kernel: _Kernel, writer: CellWriter, code: str, on_output: OnOutput) -> CellRun:
         client = kernel.client
