@@ -148,3 +148,17 @@ class NotebookToolsReply(TypedDict):
     collaboration: bool
     """Real-time collaboration is on (jupyter-server-ydoc): edits and runs go through the live document."""
     agents: list[AgentEntry]
+
+
+class NotebookToolsSwitch(TypedDict, total=False):
+    """``POST /api/mcp/notebook-tools``: switch what agents may do, or which of their calls wait (either or both)."""
+
+    mode: NotebookToolsMode
+    confirm: NotebookToolsConfirm
+
+
+class UndoEdit(TypedDict):
+    """``POST /api/mcp/notebook-tools/undo``: take back an agent's last edit of a notebook (and only its own)."""
+
+    agent: str
+    notebook: str

@@ -320,3 +320,15 @@ export interface INotebookToolsReply {
   collaboration: boolean;
   agents: IAgentEntry[];
 }
+
+/** `POST /api/mcp/notebook-tools`: switch what agents may do, or which of their calls wait (either or both). */
+export interface INotebookToolsSwitch {
+  mode?: NotebookToolsMode;
+  confirm?: NotebookToolsConfirm;
+}
+
+/** `POST /api/mcp/notebook-tools/undo`: take back an agent's last edit of a notebook (and only its own). */
+export interface IUndoEdit {
+  agent: string;
+  notebook: string;
+}
