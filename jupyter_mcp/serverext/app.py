@@ -40,6 +40,7 @@ from jupyter_mcp.serverext.api_handlers import (
 )
 from jupyter_mcp.serverext.carriers.registry import KERNEL_ACTIONS, Carriers, ChannelOptions
 from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.notebooks.host import PREFIX as NOTEBOOK_TOOLS_PREFIX
 from jupyter_mcp.serverext.notebooks.host import NotebookTools
 from jupyter_mcp.serverext.notebooks.modes import CONFIRM_HELP, CONFIRMS, MODE_HELP, MODES, NotebookModes
 from jupyter_mcp.serverext.notebooks.rest import NotebookToolsHandler, UndoHandler
@@ -142,6 +143,7 @@ class MCPExtensionApp(ExtensionApp):
         self.modes = NotebookModes(self.notebook_tools, self.notebook_tools_confirm)
         self.notebooks = NotebookTools(self.serverapp, self.modes, union.serving)
         directory.in_process.append(self.notebooks.located)
+        directory.reserved[NOTEBOOK_TOOLS_PREFIX] = "the notebook tools"  # stable names, the tools on or off
         self.modes.listeners.append(lambda modes: union.refresh())
         self.services = Services(
             directory=directory,

@@ -54,6 +54,8 @@ class ToolServerDirectory:
         self._files = DiscoveryCache(self.discovery_dir)
         self.in_process: list[Callable[[], Located | None]] = []
         """Tool servers the Jupyter server runs itself (the notebook tools), listed with the kernels'."""
+        self.reserved: dict[str, str] = {}
+        """Prefixes at ``/mcp`` no notebook gets, whether their holder serves now or not (prefix -> holder)."""
 
     def own(self) -> list[Located]:
         """The tool servers running in this process now."""

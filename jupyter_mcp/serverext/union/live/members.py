@@ -85,8 +85,7 @@ class Membership:
         own = {member_key(item): item for item in serving if _own(item)}
         sessions = set((await self.directory.notebook_paths()).values())
         self._remember(located, sessions)
-        reserved = {item.info.name or key: "the notebook tools" for key, item in own.items()}
-        assignments = assign((Claim(key, name) for key, name in self._known.items()), reserved)
+        assignments = assign((Claim(key, name) for key, name in self._known.items()), self.directory.reserved)
         members = {key: _member(key, item, assignments.get(key)) for key, item in located.items()}
         for key, item in own.items():
             members[key] = Member(key, None, item.info, item.carrier, item.info.name or key, bare=True)
