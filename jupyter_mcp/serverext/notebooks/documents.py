@@ -133,8 +133,9 @@ class Documents:
 
 def normalized(path: str) -> str:
     """A notebook path as the server's API writes it (no leading slash, no ``..``); ``ToolError`` if it escapes."""
-    clean = posixpath.normpath("/" + path.strip().replace("\\", "/")).lstrip("/")
-    if not clean or clean == "." or ".." in clean.split("/"):
-        raise ToolError(f"{path!r} is not a path under the server's root")
+    given = path.strip().replace("\\", "/")
+    clean = posixpath.normpath("/" + given).lstrip("/")
+    if not clean or clean == "." or ".." in given.split("/"):
+        raise ToolError(f"{path!r} is not a path under the server's root (no '..')")
     return clean
 
