@@ -96,7 +96,8 @@ def test_a_students_server_lists_only_their_own_notebooks(hub: Hub, notebooks: d
     for user in STUDENTS:
         reply = hub.api("GET", f"/user/{user}/api/mcp/servers", token=hub.token(user))
         assert reply.status_code == 200, reply.text
-        (server,) = reply.json()
+        own, server = reply.json()  # the notebook tools (served by the user's server itself), then the kernel's
+        assert (own["kernel_id"], own["transport"], own["notebook_path"]) == ("notebook-tools", "server", None)
         assert (server["kernel_id"], server["notebook_path"]) == (notebooks[user].kernel_id, NOTEBOOK)
     alices_kernel = hub.user_url("bob", "mcp/kernels", notebooks["alice"].kernel_id)
     reply = httpx.post(
