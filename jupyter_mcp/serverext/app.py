@@ -145,6 +145,10 @@ class MCPExtensionApp(ExtensionApp):
         directory.in_process.append(self.notebooks.located)
         directory.reserved[NOTEBOOK_TOOLS_PREFIX] = "the notebook tools"  # stable names, the tools on or off
         self.modes.listeners.append(lambda modes: union.refresh())
+        if self.serverapp.event_logger is not None:
+            self.serverapp.event_logger.add_listener(
+                schema_id=KERNEL_ACTIONS, listener=self.notebooks.kernels.kernel_action
+            )
         self.services = Services(
             directory=directory,
             pool=pool,

@@ -193,6 +193,12 @@ class Kernels:
         except KeyError:
             return False
 
+    async def kernel_action(self, logger: Any, schema_id: str, data: dict[str, Any]) -> None:
+        """jupyter_server's kernel-action event: a shut-down kernel's client is closed (jupyter_events passes
+        ``logger``, ``schema_id`` and ``data`` by name)."""
+        if data.get("action") == "shutdown" and data.get("kernel_id"):
+            self.forget(str(data["kernel_id"]))
+
     def forget(self, kernel_id: str) -> None:
         kernel = self._kernels.pop(kernel_id, None)
         if kernel is not None:
