@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 from pathlib import Path
+from typing import Any
 
 import anyio
 import mcp_types as mt
@@ -185,3 +186,30 @@ async def test_in_edit_mode_an_agent_creates_a_notebook_but_cannot_run(jp_root_d
     assert refused.is_error
     assert "'run'" in refused.content[0].text
     nbformat.validate(nbformat.read(jp_root_dir / "fresh.ipynb", as_version=4))
+
+
+async def test_a_long_run_becomes_a_task_that_routes_back_and_cancels_into_an_interrupt(
+    jp_root_dir: Path, jp_fetch: Any, server_url: str, jupyter_token: str
+) -> None:
+    from tests.serverext.conftest import jupyter_client
+    from tests.tasks_client import CreatedTask, TasksClient, cancel_task, start, wait_for
+
+    write_notebook(jp_root_dir, "task.ipynb", ["import time\ntime.sleep(1.5)\n'slept'", "import time\ntime.sleep(60)"])
+    async with jupyter_client(f"{server_url}mcp", jupyter_token, mode="auto", extensions=[TasksClient()]) as client:
+        short, long = structured(await client.call_tool("jupyter_read", {"path": "task.ipynb"}))["cells"]
+        created = await start(client, "jupyter_run", {"path": "task.ipynb", "ids": [short["id"]]})
+        assert isinstance(created, CreatedTask)
+        assert created.task_id.startswith("jupyter.")
+        done = await wait_for(client.session, created.task_id, ("completed",))
+        assert done.result is not None
+        assert done.result["structuredContent"]["cells"][0]["outputs"][0]["text"] == "'slept'"
+        created = await start(client, "jupyter_run", {"path": "task.ipynb", "ids": [long["id"]]})
+        assert isinstance(created, CreatedTask)
+        await cancel_task(client.session, created.task_id)
+        with anyio.fail_after(30):
+            while True:
+                cell = structured(await client.call_tool("jupyter_read", {"path": "task.ipynb", "cells": [long["id"]]}))
+                outputs = cell["cells"][0]["outputs"]
+                if outputs and "KeyboardInterrupt" in outputs[-1].get("text", ""):
+                    break
+                await anyio.sleep(0.2)
