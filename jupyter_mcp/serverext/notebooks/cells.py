@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -45,14 +45,49 @@ def version_of(cell_type: str, source: str, outputs: list[dict[str, Any]], execu
     return hashlib.blake2b(data, digest_size=VERSION_CHARS // 2).hexdigest()
 
 
+class Cells:
+    """A notebook's cells as they are now: their ids at once, each cell's whole content only when asked for
+    (a shared document's cell comes out of pycrdt on demand: reading all 200 of a notebook to touch one
+    would cost more than the edit).
+
+    ``Cells.live(document)`` for a ``jupyter_ydoc.YNotebook``, ``Cells.of(raw)`` for a file's cells.
+    """
+
+    def __init__(self, ids: list[str], fetch: Callable[[int], dict[str, Any]]) -> None:
+        self.ids = ids
+        self._fetch = fetch
+        self._cells: dict[int, Cell] = {}
+
+    @classmethod
+    def live(cls, document: Any) -> Cells:
+        ycells = document.ycells
+        ids = [str(ycell.get("id") or f"cell-{index}") for index, ycell in enumerate(ycells)]
+        return cls(ids, lambda index: dict(ycells[index].to_py()))
+
+    @classmethod
+    def of(cls, raw: Sequence[dict[str, Any]]) -> Cells:
+        return cls([str(cell.get("id") or f"cell-{index}") for index, cell in enumerate(raw)], lambda i: raw[i])
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def at(self, index: int) -> Cell:
+        cell = self._cells.get(index)
+        if cell is None:
+            cell = self._cells[index] = plain_cell(self._fetch(index), index)
+        return cell
+
+    def find(self, cell_id: str) -> Cell | None:
+        """The cell with this id (the first, should a notebook hold two), if there is one."""
+        try:
+            return self.at(self.ids.index(cell_id))
+        except ValueError:
+            return None
+
+
 def plain_cells(raw: Iterable[dict[str, Any]]) -> list[Cell]:
     """Cells in the plain form, from the live document's ``to_py()`` or a notebook file's cells."""
     return [plain_cell(cell, index) for index, cell in enumerate(raw)]
-
-
-def live_cells(document: Any) -> list[Cell]:
-    """The cells of a shared document (a ``jupyter_ydoc.YNotebook``) as they are now."""
-    return plain_cells(ycell.to_py() for ycell in document.ycells)
 
 
 def plain_cell(cell: dict[str, Any], index: int) -> Cell:
@@ -98,19 +133,20 @@ class BadSelection(ValueError):
     """``cells`` names no cells it could (its message says what it takes)."""
 
 
-def select(cells: Sequence[Cell], wanted: list[str] | str | None) -> list[Cell]:
+def select(cells: Cells, wanted: list[str] | str | None) -> list[Cell]:
     """The cells ``wanted`` names: ids (in the order asked), an index range ``"start:stop"`` (Python's slice
     rules, negative counts from the end), or every cell."""
+    indexes = list(range(len(cells)))
     if wanted is None:
-        return list(cells)
+        return [cells.at(index) for index in indexes]
     if isinstance(wanted, str):
         match = _RANGE.match(wanted)
         if match is None:
             raise BadSelection(f"cells={wanted!r}: give a list of cell ids or an index range like '0:20' or '-5:'")
         start, stop = (int(part) if part else None for part in match.groups())
-        return list(cells[start:stop])
-    by_id = {cell.id: cell for cell in cells}
+        return [cells.at(index) for index in indexes[start:stop]]
+    by_id = {cell_id: index for index, cell_id in reversed(list(enumerate(cells.ids)))}
     missing = [cell_id for cell_id in wanted if cell_id not in by_id]
     if missing:
         raise BadSelection(f"no cell with id {', '.join(map(repr, missing))} (read the notebook for its cells' ids)")
-    return [by_id[cell_id] for cell_id in wanted]
+    return [cells.at(by_id[cell_id]) for cell_id in wanted]

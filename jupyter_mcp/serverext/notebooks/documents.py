@@ -16,7 +16,7 @@ from typing import Any
 
 from jupyter_core.utils import ensure_async
 
-from jupyter_mcp.serverext.notebooks.cells import Cell, live_cells, plain_cells
+from jupyter_mcp.serverext.notebooks.cells import Cells
 from jupyter_mcp.tools.errors import ToolError
 
 logger = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ NO_COLLABORATION = (
 class Read:
     """A notebook's cells and where they came from."""
 
-    cells: list[Cell]
+    cells: Cells
     live: bool
 
 
@@ -114,10 +114,10 @@ class Documents:
     async def read(self, path: str) -> Read:
         """The notebook's cells: from its shared document when there is collaboration, else from the file."""
         if self.collaboration:
-            return Read(live_cells(await self.live(path)), live=True)
+            return Read(Cells.live(await self.live(path)), live=True)
         await self.check_notebook(path)
         model = await self._contents(path)
-        return Read(plain_cells(model["content"].get("cells", [])), live=False)
+        return Read(Cells.of(list(model["content"].get("cells", []))), live=False)
 
     async def check_notebook(self, path: str) -> None:
         """A ``ToolError`` that says what is wrong when ``path`` is not a notebook here."""

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from jupyter_mcp.serverext.notebooks.cells import Cell, live_cells
+from jupyter_mcp.serverext.notebooks.cells import Cell, Cells
 from jupyter_mcp.shapes.notebooks import CellType, NotebookCell, TouchedCell
 from jupyter_mcp.tools.errors import ToolError
 
@@ -87,7 +87,7 @@ class _Working:
     """The notebook's cell order as a batch changes it, and what each cell is at the start."""
 
     order: list[str]
-    start: dict[str, Cell]
+    start: Cells
     new: dict[str, Insert] = field(default_factory=dict)
 
     def index(self, cell_id: str, step: int) -> int:
@@ -109,11 +109,11 @@ class Step:
     index: int
 
 
-def plan(cells: Sequence[Cell], ops: Sequence[Insert | Replace | Delete | Move]) -> list[Step]:
+def plan(cells: Cells, ops: Sequence[Insert | Replace | Delete | Move]) -> list[Step]:
     """The batch checked against ``cells``: ``StaleCell`` or ``ToolError`` (saying which op) when it cannot apply."""
     if not ops:
         raise ToolError("ops is empty: give at least one operation")
-    working = _Working([cell.id for cell in cells], {cell.id: cell for cell in cells})
+    working = _Working(list(cells.ids), cells)
     return [_step(working, op, number) for number, op in enumerate(ops, start=1)]
 
 
@@ -137,7 +137,7 @@ def _step(working: _Working, op: Insert | Replace | Delete | Move, number: int) 
 
 
 def _check_version(working: _Working, cell_id: str, version: str, number: int) -> None:
-    cell = working.start.get(cell_id)
+    cell = working.start.find(cell_id) if cell_id not in working.new else None
     if cell is None or cell.version == version:
         return  # a cell this batch inserted has no version to check
     now = json.dumps(cell_view(cell), ensure_ascii=False)
@@ -148,7 +148,7 @@ def _check_version(working: _Working, cell_id: str, version: str, number: int) -
 
 
 def _new_id(working: _Working) -> str:
-    while (cell_id := secrets.token_hex(4)) in working.start or cell_id in working.new:
+    while (cell_id := secrets.token_hex(4)) in working.start.ids or cell_id in working.new:
         pass
     return cell_id
 
@@ -172,11 +172,11 @@ def cell_view(cell: Cell) -> NotebookCell:
 def apply(document: Any, ops: Sequence[Insert | Replace | Delete | Move], origin: object) -> list[TouchedCell]:
     """Check ``ops`` against the live document and apply them in one transaction tagged ``origin``."""
     with document.ydoc.transaction(origin=origin):
-        steps = plan(live_cells(document), ops)
+        steps = plan(Cells.live(document), ops)
         for step in steps:
             _apply(document, step)
         _keep_ids(document)
-        after = {cell.id: cell for cell in live_cells(document)}
+        after = Cells.live(document)
     return [_touched(step, after) for step in steps]
 
 
@@ -222,8 +222,8 @@ def _keep_ids(document: Any) -> None:
         meta["nbformat_minor"] = 5
 
 
-def _touched(step: Step, after: dict[str, Cell]) -> TouchedCell:
-    cell = after.get(step.cell_id)
+def _touched(step: Step, after: Cells) -> TouchedCell:
+    cell = after.find(step.cell_id)
     kind = step.op.op
     return {
         "id": step.cell_id,
@@ -236,14 +236,13 @@ def _touched(step: Step, after: dict[str, Cell]) -> TouchedCell:
 # ---- what an approval shows ------------------------------------------------------------------------
 
 
-def describe(cells: Sequence[Cell], steps: Sequence[Step]) -> str:
+def describe(cells: Cells, steps: Sequence[Step]) -> str:
     """The batch as a diff a person reads: each op, and the source lines it adds or removes."""
-    by_id = {cell.id: cell for cell in cells}
-    return "\n".join(_described(step, by_id) for step in steps)
+    return "\n".join(_described(step, cells) for step in steps)
 
 
-def _described(step: Step, by_id: dict[str, Cell]) -> str:
-    op, old = step.op, by_id.get(step.cell_id)
+def _described(step: Step, cells: Cells) -> str:
+    op, old = step.op, cells.find(step.cell_id)
     if isinstance(op, Insert):
         where = f"after {op.after}" if op.after else "at the start"
         return _block(f"insert a {op.cell_type} cell {where}", "", op.source)

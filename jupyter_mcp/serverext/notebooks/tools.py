@@ -21,7 +21,7 @@ from jupyter_core.utils import ensure_async
 from pydantic import Field
 
 from jupyter_mcp.serverext.notebooks import edits
-from jupyter_mcp.serverext.notebooks.cells import BadSelection, Cell, live_cells, select
+from jupyter_mcp.serverext.notebooks.cells import BadSelection, Cell, Cells, select
 from jupyter_mcp.serverext.notebooks.documents import normalized
 from jupyter_mcp.serverext.notebooks.edits import Op
 from jupyter_mcp.serverext.notebooks.agents import Agents
@@ -118,7 +118,7 @@ def register(server: ToolServer, host: Workbench) -> None:
         path = normalized(path)
         document = await host.documents.live(path)
         agent = await host.agents.seen(agent_name(ctx), path)
-        cells = live_cells(document)
+        cells = Cells.live(document)
         steps = edits.plan(cells, ops)
         if host.modes.needs_approval("edit"):
             detail: ApprovalDetail = {
@@ -147,7 +147,7 @@ def register(server: ToolServer, host: Workbench) -> None:
         document = await host.documents.live(path)
         await host.agents.seen(agent_name(ctx), path)
         try:
-            chosen = select(live_cells(document), ids)
+            chosen = select(Cells.live(document), ids)
         except BadSelection as error:
             raise ToolError(str(error)) from None
         code = [(cell.id, cell.source) for cell in chosen if cell.cell_type == "code"]
@@ -162,13 +162,13 @@ def register(server: ToolServer, host: Workbench) -> None:
         progress = _Progress(ctx, len(code))
         runs = await host.kernels.run(path, kernel_id, code, progress.output)
         renderer = host.outputs(ctx.call_id)
-        after = {cell.id: cell for cell in live_cells(await host.documents.document(path))}
+        after = Cells.live(await host.documents.document(path))
         results: list[RunCell] = [
             {
                 "id": run.id,
                 "execution_count": run.execution_count,
                 "status": run.status,
-                "version": after[run.id].version if run.id in after else "",
+                "version": cell.version if (cell := after.find(run.id)) is not None else "",
                 "outputs": renderer.entries(run.outputs),
             }
             for run in runs
