@@ -34,7 +34,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,8 @@ class Peer:
     """Reads the whole notebook; returns how many cells it saw."""
     round: Callable[[Any, int], Awaitable[str]]
     """Inserts `print(<n> * 3)` at the end, runs it; returns the output text."""
-    install: list[str] = field(default_factory=list)
+    config: str = ""
+    """A `jupyter_server_config.py` for its server, if it needs one."""
 
 
 def peer_python(venv: str, install: list[str]) -> Path:
@@ -119,30 +120,40 @@ async def datalayer_prepare(session: Any) -> None:
 async def datalayer_read(session: Any) -> int:
     arguments = {"notebook_name": "bench", "response_format": "detailed", "start_index": 0, "limit": 0}
     answer = text(await session.call_tool("read_notebook", arguments))
-    return answer.count("Index")
+    return answer.count("=====Cell ")
 
 
 async def datalayer_round(session: Any, n: int) -> str:
-    return text(await session.call_tool("insert_execute_code_cell", {"cell_index": -1, "cell_source": f"print({n} * 3)"}))
+    return text(
+        await session.call_tool("insert_execute_code_cell", {"cell_index": -1, "cell_source": f"print({n} * 3)"})
+    )
 
 
 # ---- jupyter-mcp-live -----------------------------------------------------------------------------------------
 
-LIVE: dict[str, Any] = {}
-"""jupyter-mcp-live's tool names and arguments, filled in below once its docs are read."""
+LIVE_CONFIG = """
+c.MCPExtensionApp.mcp_tools = [
+    "jupyter_mcp_live.execution_tools:setup_notebook",
+    "jupyter_mcp_live.execution_tools:add_code_cell",
+    "jupyter_mcp_live.execution_tools:view_notebook",
+]
+"""
+"""Its tools are listed in its config (its README's example, cut to what the bench calls)."""
 
 
 async def live_prepare(session: Any) -> None:
-    return None
+    text(await session.call_tool("setup_notebook", {"notebook_path": NOTEBOOK}))
 
 
 async def live_read(session: Any) -> int:
-    answer = text(await session.call_tool(LIVE["read"], LIVE["read_arguments"]))
-    return answer.count(LIVE["cell_marker"])
+    result = await session.call_tool("view_notebook", {"notebook_path": NOTEBOOK})
+    text(result)
+    assert isinstance(result.structured_content, dict)
+    return len(result.structured_content["result"])
 
 
 async def live_round(session: Any, n: int) -> str:
-    return text(await LIVE["insert_and_run"](session, f"print({n} * 3)"))
+    return text(await session.call_tool("add_code_cell", {"notebook_path": NOTEBOOK, "source": f"print({n} * 3)"}))
 
 
 # ---- the harness -----------------------------------------------------------------------------------------------
@@ -172,7 +183,9 @@ def make_notebook(root: Path) -> None:
             nbformat.v4.new_output("execute_result", data={"text/plain": str(i * 2)}, execution_count=i + 1),
         ]
         if i % 10 == 0:
-            cell.outputs.append(nbformat.v4.new_output("display_data", data={"image/png": png(i + 1), "text/plain": "<Figure>"}))
+            cell.outputs.append(
+                nbformat.v4.new_output("display_data", data={"image/png": png(i + 1), "text/plain": "<Figure>"})
+            )
         notebook.cells.append(cell)
     nbformat.write(notebook, root / NOTEBOOK)
 
@@ -190,6 +203,8 @@ def jupyter(peer: Peer, token: str) -> Iterator[str]:
     root.mkdir()
     make_notebook(root)
     port = free_port()
+    (work / "config").mkdir()
+    (work / "config" / "jupyter_server_config.py").write_text(peer.config)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(work / "config"), "JUPYTER_RUNTIME_DIR": str(work / "runtime")}
     command = [
         str(peer.python), "-m", "jupyter", "server", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
@@ -210,7 +225,9 @@ def jupyter(peer: Peer, token: str) -> Iterator[str]:
                     pass
                 time.sleep(0.1)
             else:
-                raise RuntimeError(f"{peer.name}'s Jupyter server did not start: {(work / 'server.log').read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"{peer.name}'s Jupyter server did not start: {(work / 'server.log').read_text()[-2000:]}"
+                )
             body = {"path": NOTEBOOK, "name": NOTEBOOK, "type": "notebook", "kernel": {"name": "python3"}}
             assert rest.post("api/sessions", json=body).status_code == 201
         yield base
@@ -252,9 +269,9 @@ def peers(skip: set[str]) -> list[Peer]:
         install = ["jupyter-mcp-server==2.2.4", "jupyterlab>=4.2,<5", "jupyter-collaboration>=4,<6", "ipykernel"]
         python = peer_python("bench-jupyter-mcp-server", install)
         found.append(Peer("jupyter-mcp-server 2.2.4", python, [], datalayer_prepare, datalayer_read, datalayer_round))
-    if "live" not in skip and LIVE:
+    if "live" not in skip:
         python = peer_python("bench-jupyter-mcp-live", ["jupyter-mcp-live==0.6.2", "ipykernel"])
-        found.append(Peer("jupyter-mcp-live 0.6.2", python, LIVE.get("args", []), live_prepare, live_read, live_round))
+        found.append(Peer("jupyter-mcp-live 0.6.2", python, [], live_prepare, live_read, live_round, LIVE_CONFIG))
     return found
 
 
@@ -286,7 +303,14 @@ async def main() -> None:
             fastest = min(others, key=lambda name: median_ms(others[name][what]))
             ratio = median_ms(ours[what]) / median_ms(others[fastest][what])
             print(f"{what}: ours / the faster peer ({fastest}) = {ratio:.2f}x (goal <= 0.5x)")
-    print(json.dumps({name: {k: round(median_ms(v), 2) for k, v in got.items() if k != "cells"} for name, got in {**others, "ours": ours}.items()}))
+    print(
+        json.dumps(
+            {
+                name: {k: round(median_ms(v), 2) for k, v in got.items() if k != "cells"}
+                for name, got in {**others, "ours": ours}.items()
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ it.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import time
 from typing import Annotated, Any, Protocol
@@ -33,7 +32,7 @@ from jupyter_mcp.serverext.notebooks.outputs import Outputs
 from jupyter_mcp.serverext.notebooks.runs import Kernels
 from jupyter_mcp.shapes.notebooks import NotebookCell, ReadReply, RunCell
 from jupyter_mcp.shapes.status import ApprovalDetail
-from jupyter_mcp.tools import Context, ToolError, ToolResult, ToolServer
+from jupyter_mcp.tools import Context, ToolError, ToolResult, ToolServer, codec
 
 _PAGE_SHARE = 0.8
 """Of the result budget, what a page of ``jupyter_read`` fills before it stops (the rest: the envelope)."""
@@ -96,7 +95,7 @@ def register(server: ToolServer, host: Workbench) -> None:
         for cell in chosen:
             before = len(renderer.blocks)
             view = _cell_view(cell, renderer)
-            size += len(json.dumps(view)) + sum(len(block.data) for block in renderer.blocks[before:])
+            size += len(codec.dumps(view)) + sum(len(block.data) for block in renderer.blocks[before:])
             if views and budget is not None and size > budget * _PAGE_SHARE:
                 del renderer.blocks[before:]
                 break
@@ -211,7 +210,7 @@ def _cell_view(cell: Cell, renderer: Outputs) -> NotebookCell:
 
 
 def _answer(structured: dict[str, Any], images: list[mt.ImageContent] | None = None) -> ToolResult:
-    text = mt.TextContent(type="text", text=json.dumps(structured, ensure_ascii=False))
+    text = mt.TextContent(type="text", text=codec.dumps(structured).decode())
     return ToolResult(content=[text, *(images or [])], structured_content=structured)
 
 
