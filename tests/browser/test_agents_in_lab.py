@@ -45,8 +45,11 @@ def structured(result: mt.CallToolResult) -> dict[str, Any]:
 
 async def saved(lab: JupyterLab, check: Any) -> nbformat.NotebookNode:
     for _ in range(150):
-        notebook = nbformat.read(lab.root / NOTEBOOK, as_version=4)
-        if check(notebook):
+        try:
+            notebook = nbformat.read(lab.root / NOTEBOOK, as_version=4)
+        except (ValueError, nbformat.reader.NotJSONError):
+            notebook = None  # read while the document's save was writing it: look again
+        if notebook is not None and check(notebook):
             return notebook
         await asyncio.sleep(0.1)
     raise AssertionError(f"the saved notebook never matched: {[cell.source for cell in notebook.cells]}")

@@ -17,8 +17,11 @@ async def saved(path: Path, check: Any, within: float = 10) -> nbformat.Notebook
     """The notebook on disk once ``check(notebook)`` holds (the document autosaves after a short delay)."""
     deadline = asyncio.get_running_loop().time() + within
     while True:
-        notebook = nbformat.read(path, as_version=4)
-        if check(notebook) or asyncio.get_running_loop().time() > deadline:
+        try:
+            notebook = nbformat.read(path, as_version=4)
+        except (ValueError, nbformat.reader.NotJSONError):
+            notebook = None  # read while the document's save was writing it: look again
+        if notebook is not None and (check(notebook) or asyncio.get_running_loop().time() > deadline):
             return notebook
         await asyncio.sleep(0.1)
 
