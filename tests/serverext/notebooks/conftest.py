@@ -16,6 +16,13 @@ from traitlets.config import Config
 from tests.serverext.conftest import jupyter_client
 
 
+@pytest.fixture(autouse=True)
+def ystore_out_of_the_checkout(jp_data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """jupyter-server-ydoc's ``get_document`` opens its update store (``.jupyter_ystore.db``) in the working
+    directory, whatever ``SQLiteYStore.db_path`` says: keep it in the test's own directory."""
+    monkeypatch.chdir(jp_data_dir)
+
+
 @pytest.fixture
 def notebook_tools() -> dict[str, str]:
     """``MCPExtensionApp`` traits of the notebook tools for a test (override to change them)."""
