@@ -26,7 +26,7 @@ from jupyter_mcp.prefixes import namespaced_uri
 from jupyter_mcp.shapes.notebooks import OutputEntry
 from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.budget.preview import downscale, format_size, head_and_tail
-from jupyter_mcp.tools.components.contents import ResourceContents
+from jupyter_mcp.tools.components.resource_contents import ResourceContents
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _IMAGES = ("image/png", "image/jpeg")
