@@ -10,15 +10,15 @@ lifespan (the MCP session manager's task group) runs as a task on the server's l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
-from http import HTTPStatus
+from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message
 
 from jupyter_mcp._wire.errors import HttpError
+from jupyter_mcp.serverext.carriers.exchange import ChannelResponse
 from jupyter_mcp.shapes.rest import CarrierName
+from jupyter_mcp.tools.transports.messages.exchanges import http_scope
 
 _START_TIMEOUT = 15.0
 
@@ -68,7 +68,7 @@ class AppExchange:
 
     def __init__(self, app: ASGIApp, method: str, target: str, headers: list[tuple[str, str]]) -> None:
         self._app = app
-        self._scope = _scope(method, target, headers)
+        self._scope = http_scope(method, target, headers, "jupyter-server")
         self._body: list[bytes] = []
         self._body_read = False
         self._head: asyncio.Future[tuple[int, list[tuple[str, str]]]] = asyncio.get_running_loop().create_future()
@@ -76,6 +76,8 @@ class AppExchange:
         self._gone = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._ended = False
+        self.jsonrpc_id: Any = None
+        """No request id to answer with an error event: a broken response here is an ``HttpError``."""
 
     def send(self, chunk: bytes) -> None:
         self._body.append(chunk)
@@ -83,9 +85,9 @@ class AppExchange:
     def end_request(self) -> None:
         self._task = asyncio.ensure_future(self._run())
 
-    async def response(self) -> AppResponse:
+    async def response(self) -> ChannelResponse:
         status, fields = await self._head
-        return AppResponse(self, status, fields)
+        return ChannelResponse(self, status, fields)
 
     def close(self) -> None:
         """The caller is done: a response not read to its end is a client gone (the app sees a disconnect)."""
@@ -126,58 +128,8 @@ class AppExchange:
             self._ended = True
             self._pieces.put_nowait(None)
 
-    async def next_piece(self) -> bytes | None:
+    async def next_piece(self) -> bytes | HttpError | None:
         return await self._pieces.get()
-
-
-class AppResponse:
-    """Status, headers (names in lower case) and the body's pieces as the app sends them."""
-
-    def __init__(self, exchange: AppExchange, status: int, fields: list[tuple[str, str]]) -> None:
-        self._exchange = exchange
-        self.status = status
-        self.reason = _reason(status)
-        self.fields = fields
-        self.headers = dict(fields)
-
-    @property
-    def content_type(self) -> str:
-        return self.headers.get("content-type", "").partition(";")[0].strip().lower()
-
-    async def chunks(self) -> AsyncIterator[bytes]:
-        while (piece := await self._exchange.next_piece()) is not None:
-            yield piece
-
-    async def read(self) -> bytes:
-        return b"".join([chunk async for chunk in self.chunks()])
-
-    def close(self) -> None:
-        self._exchange.close()
-
-
-def _scope(method: str, target: str, headers: list[tuple[str, str]]) -> dict[str, Any]:
-    parts = urlsplit(target)
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": method.upper(),
-        "scheme": "http",
-        "path": parts.path,
-        "raw_path": parts.path.encode("latin-1"),
-        "query_string": parts.query.encode("latin-1"),
-        "root_path": "",
-        "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers],
-        "client": ("jupyter-server", 0),
-        "server": ("jupyter-server", 0),
-    }
-
-
-def _reason(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return ""
 
 
 def _text(value: bytes | str) -> str:
