@@ -8,10 +8,10 @@ import { button, group, h, muted, plural, SEPARATOR } from './ui';
 
 const INTERVAL_MS = 1000;
 const MODES: ReadonlyArray<[NotebookToolsMode, string]> = [
-  ['off', 'nothing (off)'],
-  ['read', 'read notebooks'],
-  ['edit', 'read and edit'],
-  ['run', 'read, edit and run']
+  ['off', 'nothing'],
+  ['read', 'read'],
+  ['edit', 'read, edit'],
+  ['run', 'read, edit, run']
 ];
 const CONFIRMS: ReadonlyArray<[NotebookToolsConfirm, string]> = [
   ['edits_and_runs', 'edits and runs'],
