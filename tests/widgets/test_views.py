@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any, Literal
 
 import ipywidgets as widgets
@@ -13,6 +14,8 @@ from jupyter_mcp.kernel.display import card as tool_card
 from jupyter_mcp.kernel.display import install_formatter
 from jupyter_mcp.kernel.server import NotebookServer
 from jupyter_mcp.tools import ToolError
+from jupyter_mcp.tools.calls import executors
+from jupyter_mcp.tools.calls.executors import INLINE_AFTER
 from jupyter_mcp.widgets import ServerPanel
 from tests.widgets.conftest import eventually
 from tests.widgets.htmltext import visible_text
@@ -71,7 +74,37 @@ def test_card_says_what_the_tool_is(server: NotebookServer) -> None:
     assert (component["try_label"], component["show_schemas"]) == ("Run", True)
     shout = tool_card(server, server.tools["shout"]).component
     assert "destructive" in [b["text"] for b in shout["badges"]]
-    assert shout["facts"] == "worker thread · no timeout"
+    assert shout["facts"] == "worker thread until proven quick · no timeout"
+
+
+def test_a_quick_sync_tools_card_says_it_moved_to_the_servers_loop_and_why(
+    server: NotebookServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 34: the card said "worker thread" after the tool had moved to the server's loop.
+    monkeypatch.setattr(executors, "QUICK_RUN", 0.02)  # a busy test machine must not break the streak
+    monkeypatch.setattr(executors, "SLOW_INLINE", 0.1)
+    pause = [0.0]
+
+    @server.tool
+    def echo(text: str) -> str:
+        """Say it back."""
+        time.sleep(pause[0])
+        return text
+
+    card = tool_card(server, server.tools["echo"])
+    assert card.component["facts"] == "worker thread until proven quick · no timeout"
+    for _ in range(INLINE_AFTER):
+        call(server, "echo", text="hi")
+    proven = "server's event loop: proven quick (16 runs under 0.5 ms) · no timeout"
+    eventually(lambda: card.component["facts"] == proven, what="the card says the tool moved")
+    assert proven in visible_text(card.fallback_html())
+    pause[0] = 0.3
+    call(server, "echo", text="slow")  # one slow run on the loop sends it back to the workers for good
+    demoted = "worker thread: a run on the server's loop took over 2 ms · no timeout"
+    eventually(lambda: card.component["facts"] == demoted, what="the card says it went back")
+    server.settings.inline_quick_tools = False
+    register(server)
+    assert tool_card(server, server.tools["shout"]).component["facts"] == "worker thread · no timeout"
 
 
 def test_card_header_shows_task_support_and_parameter_headers(server: NotebookServer) -> None:
