@@ -236,7 +236,8 @@ class Shared:
     async def _unknown(self, request_id: Any, method: str, name: str, viewer: Viewer) -> Reply:
         members = await self.union.members(viewer.scope)
         if method == "prompts/get":
-            return error(request_id, INVALID_PARAMS, f"Unknown prompt: {name!r}. {serving_text(members, viewer.scope, 'prompts')}")
+            said = f"Unknown prompt: {name!r}. {serving_text(members, viewer.scope, 'prompts')}"
+            return error(request_id, INVALID_PARAMS, said)
         value = tool_error(f"Unknown tool: {name!r}. {serving_text(members, viewer.scope, 'tools')}")
         if viewer.modern:
             value = {**value, "resultType": "complete"}
