@@ -4,10 +4,11 @@ Without ``--hub``: this machine's, from the discovery files (stale ones, whose k
 skipped and removed on the way), one block per notebook wrapped to the terminal's width. Its
 *carrier* says how a notebook's tools are reached: ``http`` (its URL), or ``kernel``: over the
 kernel's own messaging only (``JupyterMCP.transport = "kernel"``), through the Jupyter server that
-runs the kernel (``/mcp/notebooks/<path>``). When a Jupyter server runs them, each block also says
-the names its ``/mcp`` gives the notebook's tools (every notebook's at one address, each name
-prefixed with its notebook's). With ``--hub``: every user's on a JupyterHub, for an instructor (the
-token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes list:users, read:servers, access:servers).
+runs the kernel (its *route*, ``/mcp/notebooks/<path>``, exact when that server runs here). When a
+Jupyter server runs them, each block also says the names its ``/mcp`` gives the notebook's tools
+(every notebook's at one address, each name prefixed with its notebook's). With ``--hub``: every
+user's on a JupyterHub, for an instructor (the token, or ``$JUPYTERHUB_API_TOKEN``, needs the scopes
+list:users, read:servers, access:servers).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import quote
 
 from jupyter_mcp.cli._text import help_text
 from jupyter_mcp.cli.errors import CLIError
 from jupyter_mcp.discovery import ServerInfo
+from jupyter_mcp.endpoints import channel_endpoint
 
 LABEL = 12
 """Width of a field's label in a notebook's block: two spaces, ``resources``, a space."""
@@ -111,7 +114,8 @@ def blocks(servers: Sequence[ServerInfo], width: int, union: Union | None = None
 def block(info: ServerInfo, width: int, union: Union | None = None) -> str:
     title = info.notebook_path or f"kernel {info.kernel_id[:8]} (no notebook)"
     fields = [
-        ("url", info.url or "-"),
+        ("url", info.url or ("none (the kernel opens no port)" if info.transport == "kernel" else "-")),
+        *_route(info, union),
         ("carrier", info.transport),
         ("kernel", f"{info.kernel_id[:8]}, started {started(info.started)}"),
         ("tools", _names((t.name, t.enabled) for t in info.tools)),
@@ -131,6 +135,17 @@ def block(info: ServerInfo, width: int, union: Union | None = None) -> str:
             break_on_hyphens=False,
         )
     return "\n".join(lines)
+
+
+def _route(info: ServerInfo, union: Union | None) -> list[tuple[str, str]]:
+    """For a kernel with no port: its route on the Jupyter server (exact when that server was found)."""
+    if info.url or info.transport != "kernel":
+        return []
+    entry = union[1].get(info.kernel_id) if union is not None else None
+    path = entry.get("notebook_path") if entry is not None else None
+    if union is not None and isinstance(path, str):
+        return [("route", f"{union[0]}/notebooks/{quote(path, safe='/')}")]
+    return [("route", channel_endpoint(info.notebook_path, info.kernel_id).url)]
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> str:

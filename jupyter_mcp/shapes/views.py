@@ -196,6 +196,9 @@ class Connection(TypedDict):
     """Where clients connect; the token is here only once the notebook user reveals it."""
 
     url: str | None
+    """The kernel's own endpoint, or (``channel``) its notebook's route on the Jupyter server."""
+    channel: str
+    """When the kernel opens no port: how clients reach it through the Jupyter server (empty otherwise)."""
     token: str | None
     revealed: bool
     client: str
@@ -230,6 +233,9 @@ class Header(TypedDict):
     """The panel's first line."""
 
     url: str | None
+    """The kernel's own endpoint (``None`` when it serves over the kernel's channel only, or not at all)."""
+    channel: bool
+    """Serving over the kernel's channel, with no port of its own (``JupyterMCP.transport = "kernel"``)."""
     paused: bool
     counts: str
     pausable: bool

@@ -160,10 +160,10 @@ class ComponentCard(View):
         super().close()
 
     def fallback_text(self) -> str:
-        return snapshot.card_text(self.component, self.server.url)
+        return snapshot.card_text(self.component, self.server.endpoint())
 
     def fallback_html(self) -> str:
-        return snapshot.card_html(self.component, self.server.url)
+        return snapshot.card_html(self.component, self.server.endpoint())
 
 
 class ToolCard(ComponentCard):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import mcp_types as mt
 
+    from jupyter_mcp.endpoints import Endpoint
     from jupyter_mcp.hubenv import BrowserPage
     from jupyter_mcp.tools.approvals.policy import Approvals
     from jupyter_mcp.tools.calls.history import CallHistory
@@ -43,6 +44,10 @@ class ServerHost(Protocol):
 
     @property
     def url(self) -> str | None: ...
+
+    def endpoint(self, page: BrowserPage | None = None) -> Endpoint | None:
+        """Where clients connect (``None`` while not serving): the server's URL, or a Jupyter server's route."""
+        ...
 
     @property
     def approvals(self) -> Approvals:

@@ -105,10 +105,15 @@ def test_list_says_which_carrier_reaches_a_notebook(runtime_dir: Path) -> None:
     info = dataclasses.replace(live("5e6f7a8b-2222", "/home/me/pod.ipynb", 5004, [ToolSummary("add")], STARTED), url="")
     discovery.write(dataclasses.replace(info, transport="kernel"), runtime_dir)
 
-    result = cli("list", runtime=runtime_dir)
+    result = cli("list", runtime=runtime_dir, env={"COLUMNS": "80"})
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[:3] == ["/home/me/pod.ipynb", "  url       -", "  carrier   kernel"]
+    assert result.stdout.splitlines()[:4] == [
+        "/home/me/pod.ipynb",
+        "  url       none (the kernel opens no port)",
+        "  route     <jupyter url>/mcp/notebooks/<path>",
+        "  carrier   kernel",
+    ]
     (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
     assert (record["transport"], record["url"]) == ("kernel", "")
 

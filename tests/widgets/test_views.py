@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from pathlib import Path
 from typing import Any, Literal
 
 import ipywidgets as widgets
@@ -303,6 +304,38 @@ def test_connection_hides_the_token_until_revealed(server: NotebookServer) -> No
     assert token not in widget_state(panel)
 
 
+def test_a_kernel_with_no_port_shows_the_jupyter_servers_routes(runtime_dir: Path, tmp_path: Path) -> None:
+    # Issue 34: with transport "kernel" the panel said "not running" and gave no config.
+    server = NotebookServer(transport="kernel")
+    server.notebook_path = str(tmp_path / "reports" / "q1 sales.ipynb")
+    try:
+        register(server)
+        panel = ServerPanel(server)
+        assert (panel.header["url"], panel.header["channel"]) == (None, True)
+        assert panel.connection_state["url"] == "<jupyter url>/mcp/notebooks/<path>"
+        assert "sidebar shows these addresses filled in" in panel.connection_state["channel"]
+        page = {"origin": "https://lab.example.org", "server_root": str(tmp_path), "base_url": "/user/ann/"}
+        browser(panel, "page", **page)  # what the panel's front end says once it is shown
+        route = "https://lab.example.org/user/ann/mcp/notebooks/reports/q1%20sales.ipynb"
+        connection = panel.connection_state
+        assert (connection["url"], connection["token"]) == (route, None)
+        assert connection["channel"] == (
+            'This kernel opens no port (`JupyterMCP.transport = "kernel"`): clients connect through the Jupyter '
+            "server, which carries MCP over the kernel's channel, with the Jupyter server's token. Every notebook's "
+            "tools are at `https://lab.example.org/user/ann/mcp`."
+        )
+        browser(panel, "client", client="vscode")
+        assert json.loads(panel.connection_state["config"])["servers"]["q1-sales"] == {
+            "type": "http",
+            "url": route,
+            "headers": {"Authorization": "token <your Jupyter server's token>"},
+        }
+        assert panel.connection_state["copy"] == panel.connection_state["config"]  # no token of the kernel's in it
+        assert server.token not in widget_state(panel)
+    finally:
+        server.stop()
+
+
 def test_a_bad_message_from_the_browser_is_refused_quietly(
     server: NotebookServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -339,7 +372,12 @@ def test_fallbacks_for_front_ends_without_widgets(server: NotebookServer) -> Non
     call(server, "add", a=1)
     panel = ServerPanel(server)
     text = panel._repr_mimebundle_()[0]["text/plain"]
-    assert text.splitlines()[:4] == [f"MCP server: {server.url}", "tools: add, shout", "clients: none", "calls: 1"]
+    assert text.splitlines()[:4] == [
+        f"MCP server running at {server.url}",
+        "tools: add, shout",
+        "clients: none",
+        "calls: 1",
+    ]
     assert "ok        add(a=1)" in text
     snapshot = visible_text(panel.fallback_html())
     assert "MCP server running at" in snapshot

@@ -151,6 +151,7 @@ export interface IClientRow {
 /** Where clients connect; the token is here only once the notebook user reveals it. */
 export interface IConnection {
   url: string | null;
+  channel: string;
   token: string | null;
   revealed: boolean;
   client: string;
@@ -177,6 +178,7 @@ export interface IHistory {
 /** The panel's first line. */
 export interface IHeader {
   url: string | null;
+  channel: boolean;
   paused: boolean;
   counts: string;
   pausable: boolean;

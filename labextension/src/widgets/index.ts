@@ -69,17 +69,20 @@ function panelView(send: Send): PanelView {
   });
 }
 
-/** Where the browser shows the notebook (its origin and the Jupyter server's root): configs under JupyterHub need it. */
-function pageFacts(): { origin: string; server_root: string } {
+/**
+ * Where the browser shows the notebook (its origin, the Jupyter server's root and base URL): configs
+ * under JupyterHub, and routes to a kernel that opens no port, need it.
+ */
+function pageFacts(): { origin: string; server_root: string; base_url: string } {
   const node = document.getElementById('jupyter-config-data');
-  let config: { serverRoot?: unknown } = {};
+  let config: { serverRoot?: unknown; baseUrl?: unknown } = {};
   try {
-    config = JSON.parse(node?.textContent || '{}') as { serverRoot?: unknown };
+    config = JSON.parse(node?.textContent || '{}') as { serverRoot?: unknown; baseUrl?: unknown };
   } catch {
     // No JupyterLab page config (another front end): the origin alone is still worth knowing.
   }
-  const root = typeof config.serverRoot === 'string' ? config.serverRoot : '';
-  return { origin: window.location.origin, server_root: root };
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return { origin: window.location.origin, server_root: text(config.serverRoot), base_url: text(config.baseUrl) };
 }
 
 /** The synced traits of each view, by the state key they fill (`PanelState`, `CardState` in shapes.py). */
