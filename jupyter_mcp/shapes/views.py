@@ -8,11 +8,16 @@ calls waiting for the notebook user are the kernel's own entries (``status``) in
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from typing_extensions import TypedDict
 
+from jupyter_mcp._version import __version__
 from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry
+
+VERSION: Final[str] = __version__
+"""The package's version: the JupyterLab extension's front end draws a kernel's views only when the kernel's
+front-end model (``FrontEndState``) names this same one."""
 
 ComponentKind = Literal["tool", "resource", "prompt"]
 ComponentStatus = Literal["live", "disabled", "replaced", "removed"]
@@ -256,3 +261,15 @@ class PanelState(TypedDict):
     """The selected call's detail."""
     pending: list[PendingEntry]
     questions: list[QuestionEntry]
+
+
+class FrontEndState(TypedDict):
+    """The kernel's front-end model, one per kernel, which every card and panel names (their ``_front_end``):
+    the bundle that draws them where the page offers no front end of its own (no JupyterLab extension)."""
+
+    bundle: str
+    """The notebook widgets' ES module (``jupyter_mcp/widgets/static/widgets.js``, about 57 kB)."""
+    version: str
+    """The package version that built it (``VERSION``)."""
+    digest: str
+    """A digest of ``bundle``: a page imports each bundle once, however many kernels send it."""

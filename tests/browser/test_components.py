@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from jupyter_mcp.kernel.server import NotebookServer
 from jupyter_mcp.tools import Tool
-from jupyter_mcp.widgets._view import bundle
+from jupyter_mcp.widgets.frontend import bundle
 from tests.browser.gallery import build_gallery
 from tests.browser.layout import layout_problems
 from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS

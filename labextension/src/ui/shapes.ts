@@ -6,6 +6,8 @@
 
 import { IPendingEntry, IQuestionEntry } from '../types';
 
+export const VERSION = '0.1.0';
+
 export type ComponentKind = 'tool' | 'resource' | 'prompt';
 
 export type ComponentStatus = 'live' | 'disabled' | 'replaced' | 'removed';
@@ -196,4 +198,12 @@ export interface IPanelState {
   detail: ICallDetail | null;
   pending: IPendingEntry[];
   questions: IQuestionEntry[];
+}
+
+/** The kernel's front-end model, one per kernel, which every card and panel names (their `_front_end`):
+the bundle that draws them where the page offers no front end of its own (no JupyterLab extension). */
+export interface IFrontEndState {
+  bundle: string;
+  version: string;
+  digest: string;
 }
