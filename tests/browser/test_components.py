@@ -26,7 +26,7 @@ from jupyter_mcp.tools import Tool
 from jupyter_mcp.widgets.frontend import bundle
 from tests.browser.gallery import build_gallery
 from tests.browser.layout import layout_problems
-from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS, keep
 
 # One browser and one page for the whole module (each test draws into it): a launch is most of the cost.
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -121,6 +121,11 @@ async def test_every_view_is_laid_out_and_readable(
             view = await draw(page, f"{name}-{width}-{theme}", state, width)
             await view.evaluate("el => el.querySelectorAll('details').forEach(d => { d.open = true })")
             problems += [f"{name} at {width}px: {problem}" for problem in await layout_problems(view)]
+            if (name, width) == ("channel-panel", SIDEBAR):  # a kernel with no port: its connection section
+                section = view.locator("details.jmcp-section").filter(has=page.locator(".jmcp-connection"))
+                shot = tmp_path / f"channel-panel-{theme}.png"
+                await section.screenshot(path=shot)
+                keep(shot, "channel-panel-dark.png" if "Dark" in theme else "channel-panel.png")
     if problems:
         await page.screenshot(path=tmp_path / "gallery.png", full_page=True)
     assert not problems, f"{theme}:\n  " + "\n  ".join(problems)

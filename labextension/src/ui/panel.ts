@@ -143,7 +143,7 @@ export class PanelView {
       'Show the token and the copy buttons'
     );
     const token = connection.channel
-      ? muted("the Jupyter server's")
+      ? muted("the Jupyter server's token")
       : h('span', 'jmcp-token', h('code', '', connection.token ?? '••••••••••••'), reveal);
     if (connection.token) {
       token.append(copyButton(() => connection.token ?? ''));
