@@ -55,11 +55,10 @@ class Endpoint:
 def channel_endpoint(notebook_path: str | None, kernel_id: str, page: BrowserPage | None = None) -> Endpoint:
     """The Jupyter server's routes to a kernel with no port of its own: its notebook's (it follows kernel
     restarts), else its kernel's; exact when ``page`` (the browser showing the notebook) is known."""
-    jupyter = page is not None and bool(page.base_url)
-    origin = page.origin if page is not None and jupyter else JUPYTER_URL
-    base = page.base_url if page is not None and jupyter else "/"
+    jupyter = page if page is not None and page.base_url else None  # a page of Jupyter's own, not VS Code's
+    origin, base = (jupyter.origin, jupyter.base_url) if jupyter is not None else (JUPYTER_URL, "/")
     if notebook_path:
-        root = page.server_root if page is not None and jupyter else ""
+        root = jupyter.server_root if jupyter is not None else ""
         path = notebook_under(notebook_path, Path(os.path.expanduser(root))) if root else None
         route = url_join(base, "mcp/notebooks", quote(path, safe="/") if path else SOME_NOTEBOOK)
     else:
