@@ -9,8 +9,9 @@ which imports the entries it shares from ``types.ts``.
     .venv/bin/python scripts/labextension_types.py          # rewrite both
     .venv/bin/python scripts/labextension_types.py --check  # exit 1, with a diff, if one is stale
 
-Each ``TypedDict`` becomes an ``I``-prefixed interface and each named ``Literal`` a type alias;
-``X | None`` becomes ``X | null``, ``Any`` becomes ``unknown``.
+Each ``TypedDict`` becomes an ``I``-prefixed interface, each named ``Literal`` a type alias and each
+``Final[str]`` constant an exported ``const``; ``X | None`` becomes ``X | null``, ``Any`` becomes
+``unknown``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def typescript(modules: tuple[types.ModuleType, ...], what: str) -> str:
         for name, value in vars(module).items():
             if get_origin(value) is Literal and _defined_in(module, name) and value not in named:
                 named[value] = name
-    blocks = [f"export type {name} = {_literal(value)};\n" for value, name in named.items()]
+    blocks = [f"export const {name} = '{value}';\n" for module in modules for name, value in _constants(module)]
+    blocks += [f"export type {name} = {_literal(value)};\n" for value, name in named.items()]
     imported: set[str] = set()
     for module in modules:
         for value in vars(module).values():
@@ -69,6 +71,12 @@ def typescript(modules: tuple[types.ModuleType, ...], what: str) -> str:
     if imported:
         header += f"\nimport {{ {', '.join(sorted(imported))} }} from '../types';\n"
     return header + "".join(f"\n{block}" for block in blocks)
+
+
+def _constants(module: types.ModuleType) -> list[tuple[str, str]]:
+    """The module's ``Final`` string constants (``VERSION: Final[str] = ...``)."""
+    hints = vars(module).get("__annotations__", {})
+    return [(name, vars(module)[name]) for name, hint in hints.items() if str(hint).startswith("Final[str]")]
 
 
 def _defined_in(module: types.ModuleType, name: str) -> bool:

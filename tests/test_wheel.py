@@ -59,11 +59,14 @@ def test_the_sdist_carries_the_built_labextension(dist: Path) -> None:
 
 
 def test_the_wheel_carries_the_widgets_front_end(dist: Path) -> None:
-    """The notebook widgets' one ES module (built from labextension/src, gitignored) is in the wheel."""
+    """The notebook widgets' front end and loader (built from labextension/src, gitignored) are in the wheel."""
     with zipfile.ZipFile(wheel_in(dist)) as wheel:
         bundle = wheel.read("jupyter_mcp/widgets/static/widgets.js").decode()
+        loader = wheel.read("jupyter_mcp/widgets/static/loader.js").decode()
     assert "jupyter-mcp-ui-style" in bundle  # the module puts its own stylesheet in the page
     assert len(bundle) < 150_000
+    assert "jupyter-mcp.front-end" in loader  # what each view carries: it finds the page's front end
+    assert len(loader) < 2_000
 
 
 def long_descriptions(dist: Path) -> list[Message]:

@@ -132,8 +132,19 @@ def test_the_instructor_lists_every_students_tools(hub: Hub, notebooks: dict[str
     rows = json.loads(listed.stdout)
     assert [(r["user"], r["notebook_path"], r["tools"]) for r in rows] == [(u, NOTEBOOK, ["whoami"]) for u in STUDENTS]
     assert rows[0]["url"] == route(hub, "alice")
-    table = subprocess.run([JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=env, check=True)
+    wide = {**env, "COLUMNS": "200"}
+    table = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=wide, check=True
+    )
     assert table.stdout.splitlines()[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL"]
+    terminal = {**env, "COLUMNS": "80"}  # an 80-column terminal: each URL on a line of its own, nothing wider
+    table = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=terminal, check=True
+    )
+    lines = table.stdout.splitlines()
+    assert lines[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS"]
+    assert [line.strip() for line in lines if line.startswith("  http")] == [route(hub, user) for user in STUDENTS]
+    assert max(len(line) for line in lines if not line.startswith("  http")) <= 80, table.stdout
     refused = subprocess.run(
         [JUPYTER_MCP, "list", "--hub", hub.url, "--token", hub.token("bob")],
         capture_output=True,
