@@ -21,7 +21,7 @@ from playwright.async_api import Page, expect
 from tests.browser.lab import JupyterLab
 from tests.browser.layout import layout_problems
 from tests.browser.test_labextension import close_notebook_session
-from tests.browser.test_ui_in_lab import jupyterlabs_own, toasts_shown
+from tests.browser.test_ui_in_lab import toasts_shown
 from tests.browser.ui import SLOW, LabPage, keep
 from tests.conftest import http_client
 
@@ -122,7 +122,7 @@ async def approval_waits_in_the_sidebar_and_deny_changes_nothing(
         for theme in ("light", "dark"):
             await lab_page.set_theme(f"JupyterLab {theme.capitalize()}")
             await expect(detail).to_be_visible(timeout=SLOW)
-            problems += [f"{theme}: {p}" for p in await layout_problems(section) if not jupyterlabs_own(p)]
+            problems += [f"{theme}: {p}" for p in await layout_problems(section)]
             await toasts_shown(page, False)
             keep(await lab_page.screenshot(section, artifacts / f"agents-{theme}.png"), f"agents-{theme}.png")
             await toasts_shown(page, True)
