@@ -1,7 +1,8 @@
 """Write the labextension's TypeScript shapes from their Python definitions.
 
-``labextension/src/types.ts`` from what a kernel's server says about itself, the REST API's replies and
-the notebook user's answers (``jupyter_mcp/shapes/status.py``, ``rest.py``, ``answers.py``), and
+``labextension/src/types.ts`` from what a kernel's server says about itself, the REST API's replies, the
+notebook user's answers and the notebook tools' shapes (``jupyter_mcp/shapes/status.py``, ``rest.py``,
+``answers.py``, ``notebooks.py``), and
 ``labextension/src/ui/shapes.ts`` from what the notebook widgets send (``jupyter_mcp/shapes/views.py``),
 which imports the entries it shares from ``types.ts``.
 
@@ -26,15 +27,16 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from typing_extensions import is_typeddict
 
-from jupyter_mcp.shapes import answers, rest, status, views
+from jupyter_mcp.shapes import answers, notebooks, rest, status, views
 
 SRC = Path(__file__).resolve().parents[1] / "labextension" / "src"
 TARGETS: tuple[tuple[tuple[types.ModuleType, ...], Path, str], ...] = (
     (
-        (status, rest, answers),
+        (status, rest, answers, notebooks),
         SRC / "types.ts",
         "What a kernel's server says about itself, the REST API's replies (`/api/mcp/servers`,\n"
-        " * `/api/mcp/config`, `/api/mcp/union`) and the notebook user's answers.",
+        " * `/api/mcp/config`, `/api/mcp/union`, `/api/mcp/notebook-tools`), the notebook user's answers and what\n"
+        " * the notebook tools answer MCP clients.",
     ),
     ((views,), SRC / "ui" / "shapes.ts", "What the notebook widgets send to the browser (their synced state)."),
 )

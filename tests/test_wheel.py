@@ -215,7 +215,8 @@ def check_lab_serves_the_extension(bin_dir: Path, workdir: Path, env: dict[str, 
             assert "jupyter-mcp" in entry.text
             servers = http.get(base + "api/mcp/servers")
             assert servers.status_code == 200
-            assert servers.json() == []
+            # No notebook serves tools; the notebook tools (the server's own, read-only by default) are listed.
+            assert [(s["kernel_id"], s["transport"]) for s in servers.json()] == [("notebook-tools", "server")]
     finally:
         lab.terminate()
         lab.wait(30)

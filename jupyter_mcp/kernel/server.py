@@ -36,8 +36,7 @@ from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
 from jupyter_mcp.kernel.serving.summaries import prompt_summary, resource_summary, tool_summary
 from jupyter_mcp.kernel.serving.switch import SwitchInterval
-from jupyter_mcp.shapes.rest import CarrierName
-from jupyter_mcp.shapes.status import NotebookStatus
+from jupyter_mcp.shapes.status import KernelCarrier, NotebookStatus
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.calls.history import CallHistory
 from jupyter_mcp.tools.calls.path import NOTEBOOK
@@ -291,7 +290,7 @@ class NotebookServer(ToolServer):
             self.start()
 
     @property
-    def transport(self) -> CarrierName | None:
+    def transport(self) -> KernelCarrier | None:
         """How the Jupyter server reaches this server now: ``"http"``, ``"kernel"`` (``None`` while stopped)."""
         runner = self._runner
         if runner is None:
