@@ -5,6 +5,7 @@ import { approvalsPlugin } from './plugins/approvals';
 import { serversPlugin } from './plugins/servers';
 import { sidebarPlugin } from './plugins/sidebar';
 import { statusPlugin } from './plugins/statusbar';
+import { widgetsPlugin } from './plugins/widgets';
 
 export { IMCPServers } from './tokens';
 
@@ -13,7 +14,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   sidebarPlugin,
   statusPlugin,
   approvalsPlugin,
-  appsPlugin
+  appsPlugin,
+  widgetsPlugin
 ];
 
 export default plugins;

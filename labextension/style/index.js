@@ -1,4 +1,5 @@
 import './base.css';
 import './ui.css';
 import './union.css';
+import './agents.css';
 import './apps.css';
