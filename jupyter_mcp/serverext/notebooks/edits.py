@@ -79,7 +79,7 @@ Op = Annotated[Insert | Replace | Delete | Move, Field(discriminator="op")]
 
 
 class StaleCell(ToolError):
-    """A cell an op names changed since the client read it: nothing was applied."""
+    """A cell an op names changed (or is gone) since the client read it: nothing was applied."""
 
 
 @dataclass
@@ -94,7 +94,10 @@ class _Working:
         try:
             return self.order.index(cell_id)
         except ValueError:
-            raise ToolError(f"op {step}: no cell with id {cell_id!r} in the notebook (read it again)") from None
+            raise StaleCell(
+                f"op {step}: no cell with id {cell_id!r} in the notebook (deleted since you read it, or never there); "
+                "nothing was applied. Read the notebook again and retry."
+            ) from None
 
     def position_after(self, after: str | None, step: int) -> int:
         return 0 if after is None else self.index(after, step) + 1
