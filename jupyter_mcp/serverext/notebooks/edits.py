@@ -255,7 +255,11 @@ def _described(step: Step, cells: Cells) -> str:
     if isinstance(op, Move):
         return f"@@ move the {label} {f'after {op.after}' if op.after else 'to the start'}"
     source = op.source if op.source is not None else (old.source if old is not None else "")
-    retype = f" (now {op.cell_type})" if op.cell_type is not None and old is not None and op.cell_type != old.cell_type else ""
+    retype = (
+        f" (now {op.cell_type})"
+        if op.cell_type is not None and old is not None and op.cell_type != old.cell_type
+        else ""
+    )
     return _block(f"replace the {label}{retype}", old.source if old is not None else "", source)
 
 

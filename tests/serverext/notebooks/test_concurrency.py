@@ -14,7 +14,6 @@ from typing import Any
 
 import mcp_types as mt
 import nbformat
-import pytest
 
 from tests.serverext.conftest import jupyter_client
 from tests.serverext.notebooks.conftest import structured, write_notebook
@@ -94,7 +93,9 @@ async def user_loop(serverapp: Any, typed: list[str], stop: float) -> None:
     """The notebook's user typing into their own cell, through the shared document (as a browser's updates land)."""
     (ydoc,) = serverapp.extension_manager.extension_apps["jupyter_server_ydoc"]
     while asyncio.get_running_loop().time() < stop:
-        document = await ydoc.get_document(path=PATH, content_type="notebook", file_format="json", copy=False, create=True)
+        document = await ydoc.get_document(
+            path=PATH, content_type="notebook", file_format="json", copy=False, create=True
+        )
         with document.ydoc.transaction(origin="browser-user"):
             ycell = next(cell for cell in document.ycells if cell["source"].to_py().startswith("# user"))
             text = ycell["source"]
@@ -141,7 +142,9 @@ async def test_two_agents_and_a_user_for_30_s_lose_nothing_and_duplicate_nothing
     assert sources[ids.index(shared_id)] == source
     assert len(ledger.inserted) > 10
     assert ledger.runs > 0
-    print(f"accepted inserts {len(ledger.inserted)}, deletes {len(ledger.deleted)}, stale {len(ledger.stale)}, runs {ledger.runs}")
+    print(
+        f"accepted inserts {len(ledger.inserted)}, deletes {len(ledger.deleted)}, stale {len(ledger.stale)}, runs {ledger.runs}"
+    )
     notebook = await saved(file, lambda nb: [cell.source for cell in nb.cells] == sources, within=15)
     assert [cell.source for cell in notebook.cells] == sources
     nbformat.validate(notebook)
