@@ -18,7 +18,6 @@ from asyncio import Future
 from collections.abc import Awaitable
 from typing import Any
 
-from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import httputil, web
@@ -30,6 +29,8 @@ from jupyter_mcp.serverext.carriers.base import Upstream, UpstreamResponse, cred
 from jupyter_mcp.serverext.carriers.registry import Reach
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
+from jupyter_mcp.serverext.oauth.guard import SignInGuard, jupyter_or_grant
+from jupyter_mcp.serverext.oauth.signin import SignIn
 from jupyter_mcp.serverext.services import Services
 
 logger = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ class JsonRpcErrors(web.RequestHandler):
 
 
 @web.stream_request_body
-class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
+class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     """Base: subclasses say which kernel (``locate``)."""
 
     SUPPORTED_METHODS = ("GET", "POST", "DELETE", "OPTIONS")
@@ -104,6 +105,9 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     async def locate(self) -> Reach:
         raise NotImplementedError
 
+    def sign_in(self) -> SignIn | None:
+        return self.services.signin
+
     # ---- request: authorize, resolve and open upstream before the body arrives --------------------
 
     async def prepare(self) -> None:  # type: ignore[override]
@@ -111,8 +115,7 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
         if self.request.method != "OPTIONS":
             await _maybe(self._open_upstream())
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def _open_upstream(self) -> None:
         _no_delay(self.request)
         try:
@@ -140,18 +143,15 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
 
     # ---- verbs ---------------------------------------------------------------------------------------
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def post(self, **_: str) -> None:
         await self._relay()
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def get(self, **_: str) -> None:
         await self._relay()
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def delete(self, **_: str) -> None:
         await self._relay()
 

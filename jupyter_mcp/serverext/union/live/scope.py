@@ -2,7 +2,8 @@
 
 An entry names a notebook (its path, as JupyterLab shows it) or a folder (every notebook under it,
 with or without the trailing ``/``). Entries are separated by commas; a comma inside a path is
-written ``%2C``. No entries: every notebook.
+written ``%2C``. No entries: every notebook. A client signed in with a grant for some notebooks is
+held to them too, whatever its URL asks (``within``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ class Scope:
     """The notebooks a client may see; empty means all of them."""
 
     entries: tuple[str, ...] = ()
+    within: tuple[str, ...] = ()
+    """The notebooks and folders a sign-in grant allows (empty: no such bound)."""
 
     @classmethod
     def parse(cls, query: str, path: str | None = None) -> Scope:
@@ -35,23 +38,34 @@ class Scope:
             raise BadScope("notebooks= names notebooks or folders by their paths, separated by commas (no '..')")
         return cls(tuple(sorted(set(entries))))
 
+    def bounded(self, within: tuple[str, ...]) -> Scope:
+        """This scope, held to ``within`` as well (a grant's notebooks)."""
+        return Scope(self.entries, within)
+
     @property
     def everything(self) -> bool:
-        return not self.entries
+        return not self.entries and not self.within
 
     def includes(self, member: Member) -> bool:
         return self.everything or (member.notebook is not None and self.covers(member.notebook))
 
     def covers(self, key: str) -> bool:
         """Whether a member key (a notebook's path) is in scope."""
-        return self.everything or any(_covers(entry, key) for entry in self.entries)
+        return _any_covers(self.entries, key) and _any_covers(self.within, key)
 
     def describe(self) -> str:
-        return "every notebook" if self.everything else ", ".join(self.entries)
+        if self.everything:
+            return "every notebook"
+        shown = ", ".join(self.entries or ("every notebook",))
+        return shown + (f" (of {', '.join(self.within)}, as signed in)" if self.within else "")
 
 
 def _entry(piece: str) -> str:
     return unquote(piece.replace("+", " ")).strip().lstrip("/")
+
+
+def _any_covers(entries: tuple[str, ...], key: str) -> bool:
+    return not entries or any(_covers(entry, key) for entry in entries)
 
 
 def _covers(entry: str, notebook: str) -> bool:
