@@ -130,7 +130,7 @@ class ConsentHandler(ExtensionHandlerMixin, JupyterHandler):
             "resource": pending.params.resource,
             "spans_notebooks": _spans_notebooks(pending),
             "read_only_asked": pending.read_only_asked,
-            "user": _username(self.current_user),
+            "user": _display_name(self.current_user),
             "durations": DURATIONS,
             "default_duration": DEFAULT_DURATION,
             "notebook_tools": self.notebook_tools(),
@@ -159,3 +159,7 @@ def _path(url: str) -> str:
 
 def _username(user: Any) -> str:
     return str(getattr(user, "username", None) or user)
+
+
+def _display_name(user: Any) -> str:
+    return str(getattr(user, "display_name", None) or getattr(user, "name", None) or _username(user))
