@@ -32,6 +32,7 @@ from jupyter_mcp.serverext.keepalive import SSEKeepalive
 from jupyter_mcp.serverext.oauth.guard import SignInGuard, jupyter_or_grant
 from jupyter_mcp.serverext.oauth.signin import SignIn
 from jupyter_mcp.serverext.services import Services
+from jupyter_mcp.shapes import signedin
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ _HOP_BY_HOP = frozenset(
 )
 # Jupyter's credentials and browser context stay on this side; the kernel gets its own token.
 _NOT_UPSTREAM = _HOP_BY_HOP | {"host", "authorization", "cookie", "origin", "referer", "x-xsrftoken", "x-xsrf-token"}
+_NOT_UPSTREAM |= {signedin.HEADER}  # only this server vouches for a signed-in client
 # Date and Server are this server's own; an upstream auth challenge would be about the kernel token.
 _NOT_DOWNSTREAM = _HOP_BY_HOP | {"date", "server", "set-cookie", "www-authenticate"}
 _SSE = "text/event-stream"
@@ -53,14 +55,19 @@ _UNREACHABLE = "Kernel tool server unreachable"
 _STOPPED = "Kernel tool server stopped answering"
 
 
-def upstream_headers(incoming: httputil.HTTPHeaders, info: ServerInfo) -> httputil.HTTPHeaders:
-    """The client's headers minus Jupyter's credentials, plus the kernel's Host and token."""
+def upstream_headers(
+    incoming: httputil.HTTPHeaders, info: ServerInfo, signed_in: signedin.SignedIn | None = None
+) -> httputil.HTTPHeaders:
+    """The client's headers minus Jupyter's credentials, plus the kernel's Host and token (and, for a client
+    that signed in with Jupyter, who it is)."""
     headers = httputil.HTTPHeaders()
     for name, value in incoming.get_all():
         if name.lower() not in _NOT_UPSTREAM:
             headers.add(name, value)
     for name, value in credentials(info):
         headers[name] = value
+    if signed_in is not None:
+        headers[signedin.HEADER] = signedin.encode(signed_in)
     return headers
 
 
@@ -127,7 +134,7 @@ class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
         except ValueError as error:  # the discovery file's URL is none
             raise web.HTTPError(502, "the kernel advertised an unusable URL: %s", error, reason=_UNREACHABLE) from None
         carrier = reach.carrier
-        headers = upstream_headers(self.request.headers, reach.info).get_all()
+        headers = upstream_headers(self.request.headers, reach.info, self.signed_in()).get_all()
         try:
             self._exchange = await carrier.open(self.request.method or "GET", carrier.mcp_path, headers)
         except HttpError as error:

@@ -30,7 +30,8 @@ from tornado import web
 from jupyter_mcp.serverext.oauth import bridge
 from jupyter_mcp.serverext.oauth.authority import GrantedToken
 from jupyter_mcp.serverext.oauth.signin import SignIn
-from jupyter_mcp.serverext.oauth.store import SECRET_PREFIX, Grant
+from jupyter_mcp.serverext.oauth.store import SECRET_PREFIX, WRITE_SCOPE, Grant
+from jupyter_mcp.shapes.signedin import SignedIn
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -51,6 +52,12 @@ class SignInGuard(JupyterHandler):
 
     def sign_in(self) -> SignIn | None:
         raise NotImplementedError
+
+    def signed_in(self) -> SignedIn | None:
+        """What a kernel is told about the signed-in client of this request (``None``: not one)."""
+        if self.grant is None:
+            return None
+        return SignedIn(client=self.grant.client_name, read_only=WRITE_SCOPE not in self.granted_scopes)
 
     async def prepare(self) -> None:  # type: ignore[override]
         signin = self.sign_in()

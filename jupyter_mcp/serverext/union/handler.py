@@ -92,7 +92,7 @@ class UnionHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
         except BadScope as error:
             raise web.HTTPError(400, "%s", error, reason="Bad scope") from None
         headers = [(name.lower(), value) for name, value in self.request.headers.get_all()]
-        return Incoming(headers, self.request.body, parsed, self._principal())
+        return Incoming(headers, self.request.body, parsed, self._principal(), self.signed_in())
 
     def _principal(self) -> str:
         """Who a 2025-era session belongs to: the user, or (for the server's own token, which Jupyter gives a

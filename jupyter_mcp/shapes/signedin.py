@@ -1,0 +1,45 @@
+"""The ``Jupyter-MCP-Signed-In`` header: the Jupyter server telling a kernel which signed-in client a request
+is from, and what its grant allows.
+
+A client that signed in with Jupyter (OAuth) is named by its grant, not by what it says in
+``initialize``; the kernel names it so in its history, approvals and client list, and refuses its
+calls of tools not marked read-only when the grant is read-only. Only the Jupyter server sends the
+header (it drops any a client sends), and a kernel reads it only on requests that carry the kernel's
+own token, which clients never hold.
+"""
+
+from __future__ import annotations
+
+import json
+
+from typing_extensions import TypedDict
+
+HEADER = "jupyter-mcp-signed-in"
+_MAX = 2048
+
+
+class SignedIn(TypedDict):
+    client: str
+    """The client's name as its grant has it (what it registered, or its metadata document says)."""
+    read_only: bool
+    """The Jupyter user allowed it read-only tools only."""
+
+
+def encode(signed_in: SignedIn) -> str:
+    """The header's value: compact JSON, ASCII only (a header cannot carry more)."""
+    return json.dumps(signed_in, ensure_ascii=True, separators=(",", ":"))
+
+
+def decode(value: str | None) -> SignedIn | None:
+    """The header's value read back; ``None`` when absent or malformed."""
+    if not value or len(value) > _MAX:
+        return None
+    try:
+        found = json.loads(value)
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("client"), str):
+        return None
+    if not isinstance(found.get("read_only"), bool):
+        return None
+    return SignedIn(client=found["client"], read_only=found["read_only"])
