@@ -125,14 +125,11 @@ class Callback:
     """A loopback HTTP server standing in for a native client's redirect URI: it records each request's query."""
 
     url: str = ""
-    queries: asyncio.Queue[dict[str, str]] | None = None
     seen: list[dict[str, str]] = field(default_factory=list)
 
-    async def next(self, timeout: float = 60) -> dict[str, str]:
-        deadline = asyncio.get_running_loop().time() + timeout
+    async def next(self) -> dict[str, str]:
+        """The next visit's query (wrap in ``asyncio.timeout`` to bound the wait)."""
         while not self.seen:
-            if asyncio.get_running_loop().time() > deadline:
-                raise TimeoutError("the browser never came back to the callback")
             await asyncio.sleep(0.05)
         return self.seen.pop(0)
 

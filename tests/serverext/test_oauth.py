@@ -67,10 +67,11 @@ async def test_no_credentials_get_a_401_naming_each_routes_metadata_and_discover
             assert resource["authorization_servers"] == [f"{server_url}mcp/oauth"]
             assert resource["scopes_supported"] == ["mcp:read", "mcp:write"]
             # RFC 9728's own place, at the origin's root (this server owns it: no hub proxy in front)
-            root = route.replace(server_url, server_url.split(BASE_URL)[0] + "/.well-known/oauth-protected-resource" + BASE_URL)
+            origin = server_url.split(BASE_URL, maxsplit=1)[0]
+            root = route.replace(server_url, f"{origin}/.well-known/oauth-protected-resource{BASE_URL}")
             assert (await http.get(root)).json() == resource
         issuer = f"{server_url}mcp/oauth"
-        origin, path = server_url.split(BASE_URL)[0], urlsplit(issuer).path
+        origin, path = server_url.split(BASE_URL, maxsplit=1)[0], urlsplit(issuer).path
         places = [
             f"{issuer}/.well-known/openid-configuration",  # path-appended: what reaches a single-user server on a hub
             f"{issuer}/.well-known/oauth-authorization-server",
@@ -140,7 +141,10 @@ def metadata_documents(tmp_path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
 @pytest.fixture
 def mcp_settings(metadata_documents: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     """Documents on loopback, under a test CA: allowed here (a real server fetches from public hosts only)."""
-    return {"oauth_client_metadata_private_addresses": True, "oauth_client_metadata_ca_file": metadata_documents[1]["ca_file"]}
+    return {
+        "oauth_client_metadata_private_addresses": True,
+        "oauth_client_metadata_ca_file": metadata_documents[1]["ca_file"],
+    }
 
 
 async def test_the_sdk_client_described_by_a_metadata_document_signs_in_as_verified(

@@ -157,8 +157,14 @@ async def test_refresh_rotates_and_a_rotated_refresh_token_used_again_revokes(
 
 
 async def test_an_unregistered_redirect_uri_is_never_redirected_to(raw: RawClient, jp_serverapp: Any) -> None:
-    for target in ("https://evil.example/steal", "http://127.0.0.1:9/other", "http://127.0.0.1.evil.example:9/callback"):
-        url = raw.authorization_url("c" * 43).replace(urlencode({"redirect_uri": REDIRECT}), urlencode({"redirect_uri": target}))
+    for target in (
+        "https://evil.example/steal",
+        "http://127.0.0.1:9/other",
+        "http://127.0.0.1.evil.example:9/callback",
+    ):
+        url = raw.authorization_url("c" * 43).replace(
+            urlencode({"redirect_uri": REDIRECT}), urlencode({"redirect_uri": target})
+        )
         sent = await raw.http.get(url)
         assert sent.status_code == 400, target
         assert "Location" not in sent.headers
@@ -171,7 +177,11 @@ async def test_an_unregistered_redirect_uri_is_never_redirected_to(raw: RawClien
 
 
 async def test_a_resource_that_is_not_one_of_our_routes_is_invalid_target(raw: RawClient) -> None:
-    for resource in ("https://elsewhere.example/mcp", f"{raw.server_url}api/contents", f"{raw.server_url}mcp/oauth/token"):
+    for resource in (
+        "https://elsewhere.example/mcp",
+        f"{raw.server_url}api/contents",
+        f"{raw.server_url}mcp/oauth/token",
+    ):
         url = raw.authorization_url("c" * 43)
         url = url.replace(urlencode({"resource": f"{raw.server_url}mcp"}), urlencode({"resource": resource}))
         location = (await raw.http.get(url)).headers["Location"]
