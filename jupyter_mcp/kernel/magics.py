@@ -25,8 +25,8 @@ from jupyter_mcp.kernel.cells import (
 from jupyter_mcp.kernel.commands import USAGE, run_command
 from jupyter_mcp.kernel.server import NotebookServer, get_server
 from jupyter_mcp.syntax.flags import PROMPT_FLAGS, RESOURCE_FLAGS, TOOL_FLAGS
-from jupyter_mcp.tools.components.contents import to_contents
 from jupyter_mcp.tools.components.prompts import Prompt
+from jupyter_mcp.tools.components.resource_contents import to_contents
 from jupyter_mcp.tools.components.resources import AnyResource, resource_from_function, template_variables
 from jupyter_mcp.tools.components.tool import Tool
 from jupyter_mcp.tools.errors import ResourceError, ToolDefinitionError

@@ -26,10 +26,10 @@ No IPython, no Jupyter server. Example::
 
 from jupyter_mcp.tools.calls.context import Context
 from jupyter_mcp.tools.calls.history import CallHistory, CallRecord
-from jupyter_mcp.tools.components.content import Audio, File, Image, ToolResult
 from jupyter_mcp.tools.components.options import PromptOptions, ResourceOptions, ToolOptions
 from jupyter_mcp.tools.components.prompts import Message, Prompt
 from jupyter_mcp.tools.components.resources import Resource, ResourceTemplate
+from jupyter_mcp.tools.components.returns import Audio, File, Image, ToolResult
 from jupyter_mcp.tools.components.tool import Tool
 from jupyter_mcp.tools.errors import PromptError, ResourceError, ToolDefinitionError, ToolError
 from jupyter_mcp.tools.runner import run

@@ -27,7 +27,7 @@ from tests.browser.layout import layout_problems
 from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS, keep
 from tests.conftest import http_client
 from tests.tasks_client import TERMINAL, CreatedTask, TasksClient, start, wait_for
-from tests.tools.test_apps import APPS
+from tests.tools.apps.test_apps import APPS
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 

@@ -19,7 +19,7 @@ from jupyter_mcp.discovery import ServerInfo
 from tests.cli.conftest import SYSTEM_PATH, cli
 from tests.cli.test_config import live  # noqa: F401  (a live server in the discovery files)
 from tests.harness import Kernel
-from tests.tools.test_apps import APPS
+from tests.tools.apps.test_apps import APPS
 
 MCPB = Path(__file__).resolve().parents[1] / "node" / "node_modules" / ".bin" / "mcpb"
 

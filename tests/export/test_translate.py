@@ -241,7 +241,7 @@ def test_no_app_reaches_the_exported_tool_and_the_export_serves_the_same_cards()
 
     from mcp import Client
 
-    from tests.tools.test_apps import APPS
+    from tests.tools.apps.test_apps import APPS
 
     source = exported(
         '%%mcp_tool --no-app\ndef quiet() -> str:\n    """No card."""\n    return "x"',

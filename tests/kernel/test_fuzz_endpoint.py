@@ -62,7 +62,8 @@ def test_the_deep_body_is_a_parse_error_with_one_warning(served: tuple[Kernel, s
         assert reply.json()["error"]["code"] == -32700
         (line,) = [line for line in server_log(kernel) if " WARNING " in line or " ERROR " in line]
         assert (
-            "WARNING jupyter_mcp.tools.transports.http.wire: refused a POST request with HTTP 400: Parse error" in line
+            "WARNING jupyter_mcp.tools.transports.http.inbound: refused a POST request with HTTP 400: Parse error"
+            in line
         )
         assert_alive(url, token)
 

@@ -7,7 +7,7 @@ import mcp_types as mt
 
 from tests.serverext.conftest import Notebook, jupyter_client
 from tests.serverext.test_proxy import TOOLS, kernel_url, notebook_url
-from tests.tools.test_apps import APPS
+from tests.tools.apps.test_apps import APPS
 
 
 async def test_the_routes_carry_the_cards_to_clients_that_render_apps(

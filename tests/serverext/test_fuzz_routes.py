@@ -141,7 +141,7 @@ async def test_the_deep_body_through_jupyter_is_a_parse_error(
             assert "more than 100 levels deep" in reply.json()["error"]["message"]
             lines = await kernel_log(served)
             assert [(level, name) for level, name, _, _ in lines] == [
-                ("WARNING", "jupyter_mcp.tools.transports.http.wire")
+                ("WARNING", "jupyter_mcp.tools.transports.http.inbound")
             ]
             log.assert_clean()
             await assert_alive(http, server_url, served)

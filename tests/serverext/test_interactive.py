@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.serverext.conftest import Notebook, jupyter_client
 from tests.serverext.test_proxy import kernel_url
 from tests.tasks_client import CreatedTask, TasksClient, get_task, start, wait_for
-from tests.tools.test_input_rounds import CALLBACKS
+from tests.tools.calls.test_input_rounds import CALLBACKS
 
 TOOLS = '''
 import asyncio, threading

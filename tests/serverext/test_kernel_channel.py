@@ -32,7 +32,7 @@ from tests.serverext.gateways import EnterpriseGateway, Gateway, KernelGateway
 from tests.serverext.lab import LabKernel
 from tests.serverext.test_approvals_api import ASKING_TOOLS, DESK_AGENT, post, question_waiting, text_of
 from tests.tasks_client import CreatedTask, TasksClient, start, wait_for
-from tests.tools.test_notifications import Heard
+from tests.tools.protocol.test_notifications import Heard
 
 GATEWAYS = {"kernel-gateway": "kernel_gateway", "enterprise-gateway": "enterprise_gateway"}
 """A backend behind ``--gateway-url``, and the module's fixture for its gateway."""

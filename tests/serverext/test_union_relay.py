@@ -17,7 +17,7 @@ import pytest
 
 from tests.serverext.conftest import Notebook, jupyter_client
 from tests.tasks_client import CreatedTask, TasksClient, get_task, start, wait_for
-from tests.tools.test_input_rounds import CALLBACKS
+from tests.tools.calls.test_input_rounds import CALLBACKS
 
 TOOLS = '''
 import asyncio, threading

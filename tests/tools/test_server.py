@@ -12,9 +12,9 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from jupyter_mcp.tools import Context, ToolServer
 from jupyter_mcp.tools.calls.events import BaseCallObserver, CallFinished, LateResult
 from tests.conftest import connected
+from tests.tools.components.test_function import SEED_SNAPSHOT
 
 from .seed_tools import seed_server
-from .test_function import SEED_SNAPSHOT
 
 
 def dump(value: Any) -> Any:

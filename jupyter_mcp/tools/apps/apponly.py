@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from jupyter_mcp.tools.apps.live import LiveCall, LiveCalls, Requester
 from jupyter_mcp.tools.budget.links import ResultLinks
 from jupyter_mcp.tools.components.component import format_validation_error
-from jupyter_mcp.tools.components.contents import ResourceContents
+from jupyter_mcp.tools.components.resource_contents import ResourceContents
 
 STATUS_TOOL = "jupyter_mcp_app_status"
 READ_TOOL = "jupyter_mcp_app_read"

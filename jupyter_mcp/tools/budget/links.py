@@ -17,7 +17,7 @@ from typing import Any
 
 import mcp_types as mt
 
-from jupyter_mcp.tools.components.contents import JSON, TEXT, ResourceContents
+from jupyter_mcp.tools.components.resource_contents import JSON, TEXT, ResourceContents
 from jupyter_mcp.tools.components.results import jsonable
 from jupyter_mcp.tools.errors import ResourceNotFoundError
 from jupyter_mcp.tools.settings import ServerSettings

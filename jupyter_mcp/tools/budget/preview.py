@@ -21,7 +21,7 @@ from typing import Any
 import mcp_types as mt
 
 from jupyter_mcp.tools import codec
-from jupyter_mcp.tools.components.content import ContentBlock
+from jupyter_mcp.tools.components.returns import ContentBlock
 
 Check = Callable[[Any], bool] | None
 _MAX_NOTES = 6

@@ -18,7 +18,7 @@ import mcp_types as mt
 
 from jupyter_mcp.tools.budget.links import RESULT_TEMPLATE, ResultLinks, full_contents
 from jupyter_mcp.tools.budget.preview import build_preview, format_size, result_size, size_at_most
-from jupyter_mcp.tools.components.contents import ResourceContents
+from jupyter_mcp.tools.components.resource_contents import ResourceContents
 from jupyter_mcp.tools.components.resources import Found, ResourceTemplate, resource_from_function
 from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.sizes import DEFAULT_RESULT_BUDGET, BudgetOption, parse_budget

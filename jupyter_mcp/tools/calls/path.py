@@ -1,7 +1,7 @@
 """The call path: what every tool call, resource read and prompt get goes through, whoever makes it.
 
 One way for all three: the call gets an id and a scope and observers hear it started; the
-component is looked up, its arguments validated, its function run (``execution.py``: executor,
+component is looked up, its arguments validated, its function run (``invocation.py``: executor,
 timeout, hooks) and its value converted; any failure is classified once (``failures.py``) and the
 call is recorded as finished. Only the answer differs by kind: a failed tool call is an
 ``isError`` result (within the result budget); a failed read or prompt get raises a ``ToolError``
@@ -35,10 +35,10 @@ from jupyter_mcp.tools.calls.events import (
     PreviewSent,
     TaskCreated,
 )
-from jupyter_mcp.tools.calls.execution import Execution, ExecutionHook
 from jupyter_mcp.tools.calls.executors import QuickRuns
 from jupyter_mcp.tools.calls.failures import Failure, classify, error_result
 from jupyter_mcp.tools.calls.gate import InputGate
+from jupyter_mcp.tools.calls.invocation import Execution, ExecutionHook
 from jupyter_mcp.tools.calls.run import CallRun
 from jupyter_mcp.tools.components.prompts import PromptRegistry
 from jupyter_mcp.tools.components.registry import Registry, ToolRegistry

@@ -339,7 +339,7 @@ def _without_defs(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _is_content_annotation(annotation: Any) -> bool:
     """Return types that are content, not data: they get no output schema."""
-    from jupyter_mcp.tools.components.content import Audio, File, Image, ToolResult
+    from jupyter_mcp.tools.components.returns import Audio, File, Image, ToolResult
 
     content_types: tuple[type, ...] = (Image, Audio, File, ToolResult)
     args = get_args(annotation)

@@ -26,11 +26,11 @@ from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.completions import completers_for
 from jupyter_mcp.tools.components.component import Component, common_fields
-from jupyter_mcp.tools.components.content import Audio, File, Image
 from jupyter_mcp.tools.components.function import BoundCall, parse_function
 from jupyter_mcp.tools.components.options import PROMPT_OPTION_HELP, Completer, PromptOptions, check_option_keys
 from jupyter_mcp.tools.components.registry import Registry
 from jupyter_mcp.tools.components.results import as_block, text, to_json_text
+from jupyter_mcp.tools.components.returns import Audio, File, Image
 from jupyter_mcp.tools.components.schema import dereference
 
 Role = Literal["user", "assistant"]

@@ -31,7 +31,6 @@ from pydantic import ValidationError
 from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.component import Component, common_fields
-from jupyter_mcp.tools.components.contents import ResourceContents, mime_for_annotation, to_contents
 from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction, parse_function
 from jupyter_mcp.tools.components.options import (
     RESOURCE_OPTION_HELP,
@@ -40,6 +39,7 @@ from jupyter_mcp.tools.components.options import (
     check_option_keys,
 )
 from jupyter_mcp.tools.components.registry import Registry
+from jupyter_mcp.tools.components.resource_contents import ResourceContents, mime_for_annotation, to_contents
 from jupyter_mcp.tools.errors import ToolArgumentsError, ToolDefinitionError
 
 _WILDCARD = re.compile(r"\{([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\*\}")

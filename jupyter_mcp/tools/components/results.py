@@ -18,7 +18,7 @@ import mcp_types as mt
 import pydantic_core
 from pydantic import BaseModel
 
-from jupyter_mcp.tools.components.content import Audio, ContentBlock, File, Image, ToolResult
+from jupyter_mcp.tools.components.returns import Audio, ContentBlock, File, Image, ToolResult
 
 _CONTENT_TYPES = (mt.TextContent, mt.ImageContent, mt.AudioContent, mt.EmbeddedResource, mt.ResourceLink)
 _HELPERS = (Image, Audio, File)

@@ -15,11 +15,11 @@ from pydantic import ValidationError
 from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.components.component import Component, common_fields
-from jupyter_mcp.tools.components.content import ToolResult
 from jupyter_mcp.tools.components.function import WRAP_RESULT_KEY, BoundCall, ParsedFunction, parse_function
 from jupyter_mcp.tools.components.headers import with_param_headers
 from jupyter_mcp.tools.components.options import INFER, OPTION_HELP, TaskSupport, ToolOptions, check_option_keys
 from jupyter_mcp.tools.components.results import Converted, convert_tool_result, convert_unannotated, jsonable, text
+from jupyter_mcp.tools.components.returns import ToolResult
 from jupyter_mcp.tools.components.schema import dereference
 from jupyter_mcp.tools.components.verbatim import VerbatimSchema
 from jupyter_mcp.tools.errors import ToolDefinitionError, ToolOutputError

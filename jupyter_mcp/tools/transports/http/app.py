@@ -37,10 +37,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
+from jupyter_mcp.tools.transports.http.inbound import WireCheck, parsed_message
 from jupyter_mcp.tools.transports.http.lists import CachedLists, ListReplies, Sessions
 from jupyter_mcp.tools.transports.http.sessioned import SessionEntry
 from jupyter_mcp.tools.transports.http.stateless import StatelessEntry, is_modern, takes
-from jupyter_mcp.tools.transports.http.wire import WireCheck, parsed_message
 
 
 class Served(Protocol):

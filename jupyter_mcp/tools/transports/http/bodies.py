@@ -21,7 +21,7 @@ from typing import Any
 from mcp_types import INTERNAL_ERROR
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jupyter_mcp.tools.transports.http.wire import parsed_message
+from jupyter_mcp.tools.transports.http.inbound import parsed_message
 
 EVENT_ROOM = 1_000_000
 """Bytes of a response an SSE event may carry: the SDK clients' limit is 1 MiB for the whole event."""

@@ -3,7 +3,7 @@
 The SDK shapes every result for the wire by dumping it, validating the dump again against the
 version's result surface (which drops fields that version lacks), and stamping a deep copy of the
 server's identity into ``_meta``. A ``CallToolResult`` built by the call path is a validated model
-of the same fields as the 2026 surface (``tests/tools/test_direct.py`` holds the two equal), so it
+of the same fields as the 2026 surface (``tests/tools/transports/http/test_direct.py`` holds the two equal), so it
 is dumped once; its stamp is one dump per server, shared because the answer is encoded at once.
 Anything else (a cache hint, another shape, a subclass, input rounds, tasks, the 2025 era) is
 shaped by the SDK, as before. The request side is the SDK's unchanged: its ``_meta`` and surface

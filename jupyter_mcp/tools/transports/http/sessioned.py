@@ -53,6 +53,7 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.transports.http.inbound import header
 from jupyter_mcp.tools.transports.http.lists import send_json
 from jupyter_mcp.tools.transports.http.stateless import (
     PING,
@@ -62,7 +63,6 @@ from jupyter_mcp.tools.transports.http.stateless import (
     client_gone,
     sse_event,
 )
-from jupyter_mcp.tools.transports.http.wire import header
 
 logger = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from typing import Any
 import mcp_types as mt
 from pydantic import BaseModel
 
-from jupyter_mcp.tools.components.content import Audio, File, Image
 from jupyter_mcp.tools.components.results import jsonable, markdown_table, rich_kind
+from jupyter_mcp.tools.components.returns import Audio, File, Image
 
 ResourceContents = mt.TextResourceContents | mt.BlobResourceContents
 _CONTENTS = (mt.TextResourceContents, mt.BlobResourceContents)

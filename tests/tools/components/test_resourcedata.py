@@ -15,7 +15,7 @@ from PIL import Image as PILImage
 from pydantic import BaseModel
 
 from jupyter_mcp.tools import Image
-from jupyter_mcp.tools.components.contents import mime_for_annotation, to_contents
+from jupyter_mcp.tools.components.resource_contents import mime_for_annotation, to_contents
 
 URI = "data://x"
 

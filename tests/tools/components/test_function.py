@@ -9,8 +9,7 @@ from pydantic import Field
 
 from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.components.function import parse_function
-
-from . import seed_tools as seeds
+from tests.tools import seed_tools as seeds
 
 
 def listed(server: ToolServer) -> dict[str, dict[str, Any]]:

@@ -16,7 +16,7 @@ from mcp import Client
 from jupyter_mcp.tools import CallHistory, Context, ToolServer
 from jupyter_mcp.tools.apps.apponly import CHUNK_BYTES, READ_TOOL, STATUS_TOOL
 from tests.conftest import http_client, served
-from tests.tools.test_apps import APPS
+from tests.tools.apps.test_apps import APPS
 
 RELEASE = threading.Event()
 

@@ -18,9 +18,8 @@ from jupyter_mcp.tools.components.options import (
     RESOURCE_OPTION_HELP,
     CommonOptions,
 )
-
-from . import seed_tools as seeds
-from .test_function import SEED_SNAPSHOT
+from tests.tools import seed_tools as seeds
+from tests.tools.components.test_function import SEED_SNAPSHOT
 
 
 def add(a: int, b: int) -> int:

@@ -12,8 +12,7 @@ from mcp.shared.exceptions import MCPError
 from jupyter_mcp.tools import CallHistory, Context, ToolServer
 from tests.conftest import http_client, served
 from tests.tasks_client import CreatedTask, TasksClient, cancel_task, get_task, start, update_task, wait_for
-
-from .test_input_rounds import CALLBACKS, NAME
+from tests.tools.calls.test_input_rounds import CALLBACKS, NAME
 
 
 def task_server() -> ToolServer:

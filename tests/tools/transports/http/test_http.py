@@ -13,8 +13,7 @@ from jupyter_mcp.tools import Context, ToolServer
 from jupyter_mcp.tools.transports.http.auth import host_allowed, origin_allowed
 from jupyter_mcp.tools.transports.http.serving import BackgroundServer, bind_socket, is_loopback
 from tests.conftest import http_client, served
-
-from .seed_tools import seed_server
+from tests.tools.seed_tools import seed_server
 
 INIT = {
     "jsonrpc": "2.0",
