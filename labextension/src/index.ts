@@ -2,18 +2,20 @@ import { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { appsPlugin } from './plugins/apps';
 import { approvalsPlugin } from './plugins/approvals';
+import { connectedAppsPlugin } from './plugins/connected';
 import { serversPlugin } from './plugins/servers';
 import { sidebarPlugin } from './plugins/sidebar';
 import { statusPlugin } from './plugins/statusbar';
 
-export { IMCPServers } from './tokens';
+export { IMCPServers, IMCPSidebar } from './tokens';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   serversPlugin,
   sidebarPlugin,
   statusPlugin,
   approvalsPlugin,
-  appsPlugin
+  appsPlugin,
+  connectedAppsPlugin
 ];
 
 export default plugins;
