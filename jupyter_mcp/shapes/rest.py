@@ -100,7 +100,7 @@ class AppEntry(TypedDict):
     """A metadata document at its ``client_id`` URL vouches for it (else it registered itself)."""
     redirect_host: str
     user: str
-    """The Jupyter user who allowed it."""
+    """The Jupyter user who allowed it (by the name the consent page showed)."""
     resource: str
     """The MCP route its tokens are good for (an absolute URL)."""
     read_only: bool

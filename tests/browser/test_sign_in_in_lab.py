@@ -49,6 +49,17 @@ def browser_provider(url: str, page: Page, callback: Callback, storage: MemorySt
     return OAuthClientProvider(url, metadata, storage, redirect_handler=open_browser, callback_handler=come_back)
 
 
+async def log_in_and_allow(lab_page: LabPage, lab: JupyterLab, artifacts: Path) -> None:
+    """The user's part: Jupyter's login page (the browser has no session), then the consent page: Allow."""
+    page = lab_page.page
+    await page.locator("#password_input").fill(lab.token, timeout=SLOW)
+    await page.locator("#login_submit").click()
+    await expect(page.locator("main.jp-mcp-consent")).to_be_visible(timeout=SLOW)
+    await expect(page.locator(".badge.unverified")).to_have_text("Registered itself: its name is not verified")
+    await consent_checked(lab_page, artifacts)
+    await page.get_by_role("button", name="Allow").click()
+
+
 async def consent_checked(lab_page: LabPage, artifacts: Path) -> None:
     """The consent page, clean in light and dark (the page follows the browser's colour scheme)."""
     page = lab_page.page
@@ -69,20 +80,13 @@ async def test_a_browser_signs_a_client_in_and_connected_apps_revokes_it(
     storage = MemoryStorage()
     try:
         with callback_server() as callback:
+            # The client's first request gets a 401: it sends the browser to sign in, meanwhile the user acts.
+            user = asyncio.ensure_future(log_in_and_allow(lab_page, lab, artifacts))
             provider = browser_provider(url, page, callback, storage)
             async with oauth_client(url, provider, mode="auto") as client:
-                # the client's first request got a 401; its browser is at Jupyter's login page now
-                tools = asyncio.ensure_future(client.list_tools())
-                await page.locator("input[type=password]").fill(lab.token, timeout=SLOW)
-                await page.locator("input[type=password]").press("Enter")
-                await expect(page.locator("main.jp-mcp-consent")).to_be_visible(timeout=SLOW)
-                await expect(page.locator(".badge.unverified")).to_have_text(
-                    "Registered itself: its name is not verified"
-                )
-                await consent_checked(lab_page, artifacts)
-                await page.get_by_role("button", name="Allow").click()
+                await user
                 await expect(page.get_by_text("You can close this window.")).to_be_visible(timeout=SLOW)
-                listed = await asyncio.wait_for(tools, SLOW / 1000)
+                listed = await client.list_tools()
                 assert {tool.name for tool in listed.tools} == {"sales_whoami"}
                 answer = await client.call_tool("sales_whoami", {})
                 assert answer.structured_content == {"result": NOTEBOOK}

@@ -24,7 +24,7 @@ def app_entry(grant: Grant) -> AppEntry:
         "client_id": grant.client_id,
         "verified": grant.verified,
         "redirect_host": grant.redirect_host,
-        "user": grant.subject,
+        "user": grant.subject_name or grant.subject,
         "resource": grant.resource,
         "read_only": grant.choices.read_only,
         "notebooks": list(grant.choices.notebooks),

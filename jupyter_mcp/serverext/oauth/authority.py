@@ -88,16 +88,17 @@ class Authority:
         for request_id in [key for key, item in self._pending.items() if now - item.created > PENDING_SECONDS]:
             del self._pending[request_id]
 
-    def allow(self, request_id: str, subject: str, choices: Choices, duration: float | None) -> str:
-        """The user said Allow: a grant, a code, and where to send the browser (the client's redirect URI)."""
+    def allow(self, request_id: str, subject: tuple[str, str], choices: Choices, duration: float | None) -> str:
+        """The user (``subject``: username, display name) said Allow: a grant, a code, and where to send the
+        browser (the client's redirect URI)."""
         pending = self._take(request_id)
         now = time.time()
         client, params = pending.client, pending.params
         grant = Grant(
             grant_id=secrets.token_urlsafe(16), client_id=client.client_id, client_name=client.display_name,
-            verified=client.verified, redirect_host=urlsplit(str(params.redirect_uri)).netloc, subject=subject,
+            verified=client.verified, redirect_host=urlsplit(str(params.redirect_uri)).netloc, subject=subject[0],
             resource=params.resource or "", choices=choices, created=now,
-            expires_at=now + duration if duration is not None else None,
+            expires_at=now + duration if duration is not None else None, subject_name=subject[1],
         )  # fmt: skip
         self.store.add_grant(grant)
         detail = {

@@ -73,7 +73,9 @@ class ConsentHandler(ExtensionHandlerMixin, JupyterHandler):
             "frame-ancestors 'none'; default-src 'none'; style-src 'unsafe-inline'; img-src 'self'",
         )
         self.set_header("Cache-Control", "no-store")
-        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header(
+            "Referrer-Policy", "same-origin"
+        )  # no-referrer would send "Origin: null", which Jupyter refuses
 
     @web.authenticated
     @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
@@ -95,7 +97,8 @@ class ConsentHandler(ExtensionHandlerMixin, JupyterHandler):
             self._page(pending, error=str(error))
             return
         _, seconds = DURATIONS.get(self.get_body_argument("duration", DEFAULT_DURATION), DURATIONS[DEFAULT_DURATION])
-        self.redirect(authority.allow(pending.request_id, _username(self.current_user), choices, seconds))
+        user = (_username(self.current_user), _display_name(self.current_user))
+        self.redirect(authority.allow(pending.request_id, user, choices, seconds))
 
     def _pending(self) -> Pending:
         request_id = self.get_argument("auth_request", "")

@@ -87,7 +87,7 @@ class Grant:
     """The client's identity comes from a metadata document at its ``client_id`` URL (else it registered itself)."""
     redirect_host: str
     subject: str
-    """The Jupyter user who allowed it."""
+    """The Jupyter user who allowed it (their username)."""
     resource: str
     """The MCP route (RFC 8707 resource) its tokens are good for."""
     choices: Choices
@@ -95,6 +95,8 @@ class Grant:
     expires_at: float | None
     """``None``: until revoked."""
     last_used: float | None = None
+    subject_name: str = ""
+    """The user's display name, as the consent page showed it."""
 
     @property
     def scopes(self) -> list[str]:
