@@ -188,6 +188,15 @@ async def test_a_resource_that_is_not_one_of_our_routes_is_invalid_target(raw: R
         assert parse_qs(urlsplit(location).query)["error"] == ["invalid_target"], resource
 
 
+async def test_unknown_scopes_are_ignored_and_mcp_read_alone_asks_for_read_only(
+    raw: RawClient, jupyter_token: str
+) -> None:
+    url = raw.authorization_url(_challenge("v" * 64), scope="openid offline_access mcp:read")
+    consent = Consent(jupyter_token, {"decision": "deny"})
+    await consent.visit(url)
+    assert 'name="access" value="read" checked' in consent.pages[0]
+
+
 @pytest.fixture
 def mcp_settings(request: pytest.FixtureRequest) -> dict[str, Any]:
     return dict(getattr(request, "param", {}))

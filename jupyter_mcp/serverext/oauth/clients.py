@@ -30,6 +30,14 @@ class JupyterClient(OAuthClientInformationFull):
                 return redirect_uri
             raise
 
+    def validate_scope(self, requested_scope: str | None) -> list[str] | None:
+        """The scopes of ours among those asked for; others (``openid``, ``offline_access``...) are ignored, as
+        RFC 6749 §3.3 lets a server do: the user decides what the client gets, on the consent page."""
+        if requested_scope is None:
+            return None
+        ours = [scope for scope in requested_scope.split() if scope in SCOPES]
+        return ours or None
+
     @property
     def display_name(self) -> str:
         """What the user is shown: the name it gives, else the host its identity or redirects are on."""
