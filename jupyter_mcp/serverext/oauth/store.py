@@ -8,7 +8,10 @@ folder of mode 0700 (the user's Jupyter data dir by default; under JupyterHub, e
 
 Expiry is enforced on every read; expired rows are swept on writes. A spent secret (a code that was
 exchanged, a refresh token that was rotated) stays until it expires, so that presenting it again
-can be recognised as a replay and revoke its grant.
+can be recognised as a replay and revoke its grant. Access tokens found lately are remembered (by
+digest) so that a call's check needs no query; every write of this store that could end one forgets
+them, and so does a commit by another connection (SQLite's ``data_version``), so a revocation holds
+at once, whoever makes it.
 """
 
 from __future__ import annotations
@@ -134,6 +137,7 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._recent = _Recent(self._db)
 
     def close(self) -> None:
         self._db.close()
@@ -189,6 +193,7 @@ class Store:
         return _grant(*row) if row is not None else None
 
     def used(self, grant_id: str, when: float) -> None:
+        self._recent.clear()
         self._db.execute("UPDATE grants SET last_used = ? WHERE grant_id = ?", (when, grant_id))
 
     def revoke(self, grant_id: str) -> bool:
@@ -197,6 +202,7 @@ class Store:
             return self._drop_grant(grant_id)
 
     def _drop_grant(self, grant_id: str) -> bool:
+        self._recent.clear()
         self._db.execute("DELETE FROM secrets WHERE grant_id = ?", (grant_id,))
         return self._db.execute("DELETE FROM grants WHERE grant_id = ?", (grant_id,)).rowcount > 0
 
@@ -212,29 +218,37 @@ class Store:
 
     def find(self, secret: str, kind: SecretKind) -> Issued | None:
         """The unexpired secret of ``kind`` whose grant is in force (spent ones too: the caller decides)."""
-        now = time.time()
+        now, key = time.time(), digest(secret)
+        if kind == "access" and (recent := self._recent.get(key, now)) is not None:
+            return recent
         row = self._db.execute(
             "SELECT s.expires_at, s.spent, s.detail, g.record, g.last_used FROM secrets s "
             "JOIN grants g ON g.grant_id = s.grant_id "
             "WHERE s.digest = ? AND s.kind = ? AND s.expires_at > ? AND (g.expires_at IS NULL OR g.expires_at > ?)",
-            (digest(secret), kind, now, now),
+            (key, kind, now, now),
         ).fetchone()
         if row is None:
             return None
         expires_at, spent, detail, record, last_used = row
-        return Issued(kind, _grant(record, last_used), expires_at, bool(spent), json.loads(detail or "{}"))
+        issued = Issued(kind, _grant(record, last_used), expires_at, bool(spent), json.loads(detail or "{}"))
+        if kind == "access":
+            self._recent.keep(key, issued)
+        return issued
 
     def spend(self, secret: str) -> bool:
         """Mark a code or refresh token used; whether it was unspent (only one caller ever wins)."""
+        self._recent.clear()
         cursor = self._db.execute("UPDATE secrets SET spent = 1 WHERE digest = ? AND spent = 0", (digest(secret),))
         return cursor.rowcount == 1
 
     def forget(self, secret: str) -> None:
+        self._recent.clear()
         self._db.execute("DELETE FROM secrets WHERE digest = ?", (digest(secret),))
 
     def _sweep(self) -> None:
         """Drop expired secrets and grants, and grants left with no secret (a code never exchanged)."""
         now = time.time()
+        self._recent.clear()
         with self._transaction():
             self._db.execute("DELETE FROM secrets WHERE expires_at <= ?", (now,))
             self._db.execute("DELETE FROM grants WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,))
@@ -242,6 +256,39 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+
+class _Recent:
+    """Access tokens looked up lately, by digest (at most ``_RECENT``), while no other connection has written."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._found: dict[str, Issued] = {}
+        self._version = self._data_version()
+
+    def get(self, key: str, now: float) -> Issued | None:
+        version = self._data_version()
+        if version != self._version:  # another process committed: it may have revoked one
+            self._found.clear()
+            self._version = version
+        found = self._found.get(key)
+        if found is None or found.expires_at <= now or (found.grant.expires_at or float("inf")) <= now:
+            return None
+        return found
+
+    def keep(self, key: str, issued: Issued) -> None:
+        if len(self._found) >= _RECENT:
+            self._found.clear()
+        self._found[key] = issued
+
+    def clear(self) -> None:
+        self._found.clear()
+
+    def _data_version(self) -> int:
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
+
+_RECENT = 1024
 
 
 class _Transaction:
