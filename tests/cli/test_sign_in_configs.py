@@ -89,7 +89,7 @@ async def opened(seen: Path) -> str:
     return url
 
 
-async def test_mcp_remote_signs_in_as_claude_desktop_would_run_it(lab: JupyterLab, tmp_path: Path) -> None:
+async def test_mcp_remote_signs_in_as_claude_desktop_would_run_it(lab: JupyterLab, tmp_path: Path, mode: str) -> None:
     entry = json.loads(cli("config", "claude", "--sign-in", runtime=lab.runtime_dir).stdout)["mcpServers"]
     url = entry["jupyter-notebooks"]["args"][-1]
     browser, seen = recording_browser(tmp_path)
@@ -111,7 +111,7 @@ async def test_mcp_remote_signs_in_as_claude_desktop_would_run_it(lab: JupyterLa
 
     with (tmp_path / "mcp-remote.log").open("w") as errlog:
         acting = asyncio.ensure_future(user())
-        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
             await acting
             assert {tool.name for tool in (await client.list_tools()).tools} == {"sales_whoami"}
             answer = await client.call_tool("sales_whoami", {})
