@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from jupyter_mcp.clientconfig import Target, server_name, url_target
-from jupyter_mcp.routes import kernel_route, notebook_route, url_join
+from jupyter_mcp.routes import kernel_route, notebook_route, notebook_under, url_join
 
 REMOTE_COMMAND = ("jupyter-mcp",)
 """How a desktop client on the user's own machine starts the bridge (installed there with pip)."""
@@ -67,6 +67,9 @@ class BrowserPage:
     server_root: str
     """The Jupyter server's root directory (JupyterLab's ``serverRoot`` page option); notebook routes
     are relative to it."""
+    base_url: str = ""
+    """The Jupyter server's base URL as the page sees it (its ``baseUrl`` page option, e.g. ``/user/alice/``);
+    empty on a page that is not Jupyter's own (VS Code, Colab)."""
 
 
 def current_hub(environ: Mapping[str, str] = os.environ) -> Hub | None:
@@ -93,7 +96,7 @@ def hub_route(hub: Hub, notebook_path: str | None, kernel_id: str, page: Browser
     (the browser's ``serverRoot``, else the home directory, a spawner's default); else the kernel's."""
     if notebook_path:
         root = Path(os.path.expanduser(page.server_root)) if page and page.server_root else Path.home()
-        notebook = Path(notebook_path)
-        if notebook.is_absolute() and notebook.is_relative_to(root):
-            return notebook_route(hub.prefix, notebook.relative_to(root).as_posix())
+        path = notebook_under(notebook_path, root)
+        if path is not None:
+            return notebook_route(hub.prefix, path)
     return kernel_route(hub.prefix, kernel_id)

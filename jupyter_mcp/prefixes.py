@@ -71,15 +71,17 @@ class Assignment:
     collision: str | None = None
 
 
-def assign(claims: Iterable[Claim]) -> dict[str, Assignment]:
-    """Each notebook's prefix, by path; deterministic for a given set of claims."""
+def assign(claims: Iterable[Claim], reserved: Mapping[str, str] | None = None) -> dict[str, Assignment]:
+    """Each notebook's prefix, by path; deterministic for a given set of claims. ``reserved``: prefixes no
+    notebook gets (prefix -> who holds it); a notebook wanting one is numbered, as for a collision."""
+    held = dict(reserved or {})
     wanted = {claim.path: claim.wanted for claim in claims}
     chosen = dict(wanted)
     for group in _groups(wanted).values():
         if len(group) > 1:
             chosen.update(_qualified(group, wanted))
-    numbered = _numbered(chosen)
-    return {path: Assignment(prefix, _why(path, prefix, wanted)) for path, prefix in numbered.items()}
+    numbered = _numbered(chosen, set(held))
+    return {path: Assignment(prefix, _why(path, prefix, wanted, held)) for path, prefix in numbered.items()}
 
 
 def _groups(names: Mapping[str, str]) -> dict[str, list[str]]:
@@ -106,9 +108,8 @@ def _with_folders(path: str, name: str, depth: int) -> str:
     return sanitize("_".join([*folders, name])) if folders else name
 
 
-def _numbered(chosen: Mapping[str, str]) -> dict[str, str]:
-    """What still collides gets ``_2``, ``_3``… in path order (the first keeps the name)."""
-    taken: set[str] = set()
+def _numbered(chosen: Mapping[str, str], taken: set[str]) -> dict[str, str]:
+    """What still collides gets ``_2``, ``_3``… in path order (the first keeps the name; ``taken`` is held)."""
     result: dict[str, str] = {}
     for path in sorted(chosen):
         name, count = chosen[path], 1
@@ -120,9 +121,11 @@ def _numbered(chosen: Mapping[str, str]) -> dict[str, str]:
     return result
 
 
-def _why(path: str, prefix: str, wanted: Mapping[str, str]) -> str | None:
+def _why(path: str, prefix: str, wanted: Mapping[str, str], held: Mapping[str, str]) -> str | None:
     if prefix == wanted[path]:
         return None
+    if wanted[path] in held:
+        return f"{wanted[path]!r} is reserved for {held[wanted[path]]}"
     others = sorted(other for other, name in wanted.items() if other != path and name == wanted[path])
     shared = ", ".join(others) if others else "another notebook's prefix"
     return f"{wanted[path]!r} is also wanted by {shared}"

@@ -7,6 +7,7 @@ JupyterHub, points clients at them); standard library only.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from urllib.parse import quote
 
 
@@ -36,3 +37,11 @@ def union_route(base_url: str, notebooks: Sequence[str] = ()) -> str:
     if not notebooks:
         return route
     return route + "?notebooks=" + ",".join(quote(path.lstrip("/"), safe="/") for path in notebooks)
+
+
+def notebook_under(notebook_path: str, root: Path) -> str | None:
+    """A notebook file's path as the Jupyter server serving ``root`` names it, or ``None`` outside it."""
+    notebook = Path(notebook_path)
+    if notebook.is_absolute() and notebook.is_relative_to(root):
+        return notebook.relative_to(root).as_posix()
+    return None

@@ -1,5 +1,8 @@
-// Bundles the component set's two self-contained front ends, each with its minified stylesheets inside:
-// - the notebook widgets' (src/widgets/index.ts), an ES module for anywidget: jupyter_mcp/widgets/static/widgets.js;
+// Bundles the component set's self-contained front ends, each with its minified stylesheets inside:
+// - the notebook widgets' (src/widgets/index.ts), an ES module a kernel sends once, for pages without the
+//   JupyterLab extension: jupyter_mcp/widgets/static/widgets.js;
+// - the loader each notebook widget carries (src/widgets/loader.ts, anywidget's _esm): it draws with the
+//   page's front end or imports the kernel's: jupyter_mcp/widgets/static/loader.js;
 // - the MCP App document's script (src/app/index.ts), a classic script the server inlines into each tool's
 //   ui:// document (hosts allow inline script only, so it may load nothing): jupyter_mcp/widgets/static/app.js.
 import { readFile } from 'node:fs/promises';
@@ -19,6 +22,7 @@ const cssAsText = {
 
 const bundles = [
   { entry: 'src/widgets/index.ts', out: 'widgets.js', format: 'esm' },
+  { entry: 'src/widgets/loader.ts', out: 'loader.js', format: 'esm' },
   { entry: 'src/app/index.ts', out: 'app.js', format: 'iife' }
 ];
 for (const { entry, out, format } of bundles) {

@@ -1,15 +1,17 @@
 """Write the labextension's TypeScript shapes from their Python definitions.
 
-``labextension/src/types.ts`` from what a kernel's server says about itself, the REST API's replies and
-the notebook user's answers (``jupyter_mcp/shapes/status.py``, ``rest.py``, ``answers.py``), and
+``labextension/src/types.ts`` from what a kernel's server says about itself, the REST API's replies, the
+notebook user's answers and the notebook tools' shapes (``jupyter_mcp/shapes/status.py``, ``rest.py``,
+``answers.py``, ``notebooks.py``), and
 ``labextension/src/ui/shapes.ts`` from what the notebook widgets send (``jupyter_mcp/shapes/views.py``),
 which imports the entries it shares from ``types.ts``.
 
     .venv/bin/python scripts/labextension_types.py          # rewrite both
     .venv/bin/python scripts/labextension_types.py --check  # exit 1, with a diff, if one is stale
 
-Each ``TypedDict`` becomes an ``I``-prefixed interface and each named ``Literal`` a type alias;
-``X | None`` becomes ``X | null``, ``Any`` becomes ``unknown``.
+Each ``TypedDict`` becomes an ``I``-prefixed interface, each named ``Literal`` a type alias and each
+``Final[str]`` constant an exported ``const``; ``X | None`` becomes ``X | null``, ``Any`` becomes
+``unknown``.
 """
 
 from __future__ import annotations
@@ -25,15 +27,16 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from typing_extensions import is_typeddict
 
-from jupyter_mcp.shapes import answers, rest, status, views
+from jupyter_mcp.shapes import answers, notebooks, rest, status, views
 
 SRC = Path(__file__).resolve().parents[1] / "labextension" / "src"
 TARGETS: tuple[tuple[tuple[types.ModuleType, ...], Path, str], ...] = (
     (
-        (status, rest, answers),
+        (status, rest, answers, notebooks),
         SRC / "types.ts",
         "What a kernel's server says about itself, the REST API's replies (`/api/mcp/servers`,\n"
-        " * `/api/mcp/config`, `/api/mcp/union`) and the notebook user's answers.",
+        " * `/api/mcp/config`, `/api/mcp/union`, `/api/mcp/notebook-tools`), the notebook user's answers and what\n"
+        " * the notebook tools answer MCP clients.",
     ),
     ((views,), SRC / "ui" / "shapes.ts", "What the notebook widgets send to the browser (their synced state)."),
 )
@@ -55,7 +58,8 @@ def typescript(modules: tuple[types.ModuleType, ...], what: str) -> str:
         for name, value in vars(module).items():
             if get_origin(value) is Literal and _defined_in(module, name) and value not in named:
                 named[value] = name
-    blocks = [f"export type {name} = {_literal(value)};\n" for value, name in named.items()]
+    blocks = [f"export const {name} = '{value}';\n" for module in modules for name, value in _constants(module)]
+    blocks += [f"export type {name} = {_literal(value)};\n" for value, name in named.items()]
     imported: set[str] = set()
     for module in modules:
         for value in vars(module).values():
@@ -67,6 +71,12 @@ def typescript(modules: tuple[types.ModuleType, ...], what: str) -> str:
     if imported:
         header += f"\nimport {{ {', '.join(sorted(imported))} }} from '../types';\n"
     return header + "".join(f"\n{block}" for block in blocks)
+
+
+def _constants(module: types.ModuleType) -> list[tuple[str, str]]:
+    """The module's ``Final`` string constants (``VERSION: Final[str] = ...``)."""
+    hints = vars(module).get("__annotations__", {})
+    return [(name, vars(module)[name]) for name, hint in hints.items() if str(hint).startswith("Final[str]")]
 
 
 def _defined_in(module: types.ModuleType, name: str) -> bool:

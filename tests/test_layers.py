@@ -197,3 +197,32 @@ def test_a_room_of_the_union_imports_only_rooms_below_it(room: str) -> None:
         if name.startswith(f"{UNION}.") and not any(name == a or name.startswith(f"{a}.") for a in allowed)
     }
     assert not crossings
+
+
+# The notebook tools (serverext/notebooks) stand beside the union: a member of it that the extension wires in.
+# Neither imports the other, nor the REST and proxy fronts; the notebook tools reach the tool layer only
+# through its public API (jupyter_mcp.tools and its rooms, as any server built on it would).
+NOTEBOOKS = "jupyter_mcp.serverext.notebooks"
+NOTEBOOKS_MAY_NOT = (
+    "jupyter_mcp.serverext.union",
+    "jupyter_mcp.serverext.app",
+    "jupyter_mcp.serverext.api_handlers",
+    "jupyter_mcp.serverext.proxy",
+    "jupyter_mcp.serverext.servers",
+)
+
+
+def test_the_notebook_tools_and_the_union_do_not_import_each_other() -> None:
+    crossings = {
+        f"{module} imports {name}"
+        for module, names in layer_imports("serverext/notebooks").items()
+        for name in names
+        if any(name == other or name.startswith(f"{other}.") for other in NOTEBOOKS_MAY_NOT)
+    }
+    crossings |= {
+        f"{module} imports {name}"
+        for module, names in layer_imports("serverext/union").items()
+        for name in names
+        if name == NOTEBOOKS or name.startswith(f"{NOTEBOOKS}.")
+    }
+    assert not crossings

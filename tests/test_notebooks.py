@@ -315,3 +315,14 @@ def test_apps_chapter_shows_the_cards_to_a_host_only(isolated_runtime: Path) -> 
     bundle = outputs_text(by_source["import json, os, sys, tempfile, zipfile"])
     assert "['manifest.json', 'server/bridge.py']" in bundle
     assert re.search(r"runs python\S* \$\{__dirname\}/server/bridge\.py with \[", bundle), bundle
+
+
+def test_agents_chapter_writes_runs_and_calls_a_tool_and_waits_for_approval(isolated_runtime: Path) -> None:
+    cells = run_chapter("10-agents-in-your-notebooks.ipynb", isolated_runtime)
+    texts = [outputs_text(cell) for cell in cells if cell.cell_type == "code"]
+    assert "['jupyter_create', 'jupyter_edit', 'jupyter_notebooks', 'jupyter_read', 'jupyter_run']" in texts[1]
+    assert "{'result': 'IT WORKS!'}" in texts[2]
+    assert "changed since you read it" in texts[3]
+    assert "chapter-agent waits: Run of 1 cell in workshop.ipynb" in texts[4]
+    assert "'APPROVED!'" in texts[4]
+    assert "MCPExtensionApp.notebook_tools = 'read'" in texts[5]

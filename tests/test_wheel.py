@@ -59,11 +59,14 @@ def test_the_sdist_carries_the_built_labextension(dist: Path) -> None:
 
 
 def test_the_wheel_carries_the_widgets_front_end(dist: Path) -> None:
-    """The notebook widgets' one ES module (built from labextension/src, gitignored) is in the wheel."""
+    """The notebook widgets' front end and loader (built from labextension/src, gitignored) are in the wheel."""
     with zipfile.ZipFile(wheel_in(dist)) as wheel:
         bundle = wheel.read("jupyter_mcp/widgets/static/widgets.js").decode()
+        loader = wheel.read("jupyter_mcp/widgets/static/loader.js").decode()
     assert "jupyter-mcp-ui-style" in bundle  # the module puts its own stylesheet in the page
     assert len(bundle) < 150_000
+    assert "jupyter-mcp.front-end" in loader  # what each view carries: it finds the page's front end
+    assert len(loader) < 2_000
 
 
 def long_descriptions(dist: Path) -> list[Message]:
@@ -212,7 +215,8 @@ def check_lab_serves_the_extension(bin_dir: Path, workdir: Path, env: dict[str, 
             assert "jupyter-mcp" in entry.text
             servers = http.get(base + "api/mcp/servers")
             assert servers.status_code == 200
-            assert servers.json() == []
+            # No notebook serves tools; the notebook tools (the server's own, read-only by default) are listed.
+            assert [(s["kernel_id"], s["transport"]) for s in servers.json()] == [("notebook-tools", "server")]
     finally:
         lab.terminate()
         lab.wait(30)

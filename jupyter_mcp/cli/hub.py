@@ -49,6 +49,8 @@ def _user_servers(http: httpx.Client, hub_url: str, user: dict[str, Any]) -> Ite
     except CLIError:
         return  # a server without the extension, or one shutting down: nothing to show
     for entry in entries:
+        if entry.get("transport") == "server":
+            continue  # the notebook tools (jupyter_read ...): the user's server's own, no notebook of theirs
         route = entry["routes"]["notebook"] or entry["routes"]["kernel"]
         yield HubServer(
             user=name,

@@ -42,7 +42,7 @@ class Commands:
             self.server.start(port=port)
         except (PermissionError, OSError) as exc:
             raise UsageError(f"%mcp start: {exc}") from None
-        print(f"MCP server running at {self.server.url}")
+        print(f"MCP server running {_where(self.server)}")
 
     def _cmd_stop(self, rest: list[str]) -> None:
         """stop: stop serving (tools, resources and prompts stay registered)"""
@@ -52,7 +52,7 @@ class Commands:
     def _cmd_restart(self, rest: list[str]) -> None:
         """restart: stop and serve again, same port and token"""
         self.server.restart()
-        print(f"MCP server restarted at {self.server.url}")
+        print(f"MCP server restarted: running {_where(self.server)}")
 
     def _cmd_list(self, rest: list[str]) -> None:
         """list: the registered tools, resources and prompts"""
@@ -236,6 +236,11 @@ def _export_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dockerfile", action="store_true")
     parser.add_argument("--name")
     return parser
+
+
+def _where(server: NotebookServer) -> str:
+    endpoint = server.endpoint()
+    return endpoint.phrase() if endpoint is not None else "nowhere (it stopped)"
 
 
 def _one(rest: list[str], usage: str) -> str:

@@ -23,7 +23,8 @@ import mcp_types as mt
 
 from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
-from jupyter_mcp.clientconfig import Target, config_for, kernel_target
+from jupyter_mcp.clientconfig import Target, config_for, kernel_target, server_name
+from jupyter_mcp.endpoints import Endpoint, channel_endpoint, channel_target
 from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
 from jupyter_mcp.kernel.config import NotebookSettings, load_settings
 from jupyter_mcp.kernel.keeping import KeptCalls, notebook_file
@@ -35,8 +36,7 @@ from jupyter_mcp.kernel.serving.mainthread import MainThreadExecutor
 from jupyter_mcp.kernel.serving.publishing import DiscoveryPublisher
 from jupyter_mcp.kernel.serving.summaries import prompt_summary, resource_summary, tool_summary
 from jupyter_mcp.kernel.serving.switch import SwitchInterval
-from jupyter_mcp.shapes.rest import CarrierName
-from jupyter_mcp.shapes.status import NotebookStatus
+from jupyter_mcp.shapes.status import KernelCarrier, NotebookStatus
 from jupyter_mcp.tokens import generate_token
 from jupyter_mcp.tools.calls.history import CallHistory
 from jupyter_mcp.tools.calls.path import NOTEBOOK
@@ -215,12 +215,24 @@ class NotebookServer(ToolServer):
         host = f"[{host}]" if ":" in host and not host.startswith("[") else host
         return f"http://{host}:{self._runner.port}/mcp"
 
+    def endpoint(self, page: BrowserPage | None = None) -> Endpoint | None:
+        """Where clients connect (``None`` while not serving): this kernel's URL or, with ``transport="kernel"``,
+        its notebook's route on the Jupyter server (exact once ``page``, the browser showing it, is known)."""
+        url = self.url
+        if url is not None:
+            return Endpoint(url)
+        return channel_endpoint(self.notebook_path, self.kernel_id, page) if self.transport == "kernel" else None
+
     def target(self, page: BrowserPage | None = None) -> Target:
-        """Where clients connect: this kernel's own address, or under JupyterHub the hub's route to it
-        (``page``, the browser showing the notebook, tells the hub's public address)."""
+        """Where clients connect: this kernel's own address (with ``transport="kernel"``, the Jupyter server's
+        route to it), or under JupyterHub the hub's route to it (``page``, the browser showing the notebook,
+        tells the hub's public address)."""
         hub = current_hub()
         if hub is not None:
             return hub_target(hub, self.notebook_path, self.kernel_id, page)
+        if self.settings.transport == "kernel":
+            route = channel_endpoint(self.notebook_path, self.kernel_id, page)
+            return channel_target(route, server_name(self.notebook_path, self.kernel_id))
         url = self.url or "http://127.0.0.1:<port>/mcp"
         return kernel_target(url, self._token, self.notebook_path, self.kernel_id)
 
@@ -278,7 +290,7 @@ class NotebookServer(ToolServer):
             self.start()
 
     @property
-    def transport(self) -> CarrierName | None:
+    def transport(self) -> KernelCarrier | None:
         """How the Jupyter server reaches this server now: ``"http"``, ``"kernel"`` (``None`` while stopped)."""
         runner = self._runner
         if runner is None:

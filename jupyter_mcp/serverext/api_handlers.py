@@ -114,7 +114,8 @@ class MissingRouteHandler(_Base):
 
 _NO_ROUTE = (
     "no such route: the routes under /api/mcp/ are servers, config, union, limits, kernels/<id>/approvals/<call id>, "
-    "kernels/<id>/pause, kernels/<id>/questions/<call id>, kernels/<id>/limits and openapi.json"
+    "kernels/<id>/pause, kernels/<id>/questions/<call id>, kernels/<id>/limits, notebook-tools, "
+    "notebook-tools/undo and openapi.json"
 )
 
 

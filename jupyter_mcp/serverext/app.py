@@ -11,10 +11,14 @@ Routes (under the server's ``base_url``):
 - ``/api/mcp/union``: the names clients of ``/mcp`` see; ``/api/mcp/limits``: a client's read-only limit there;
 - ``/api/mcp/kernels/<kernel_id>/{approvals/<call_id>,pause,questions/<call_id>,limits}``: the notebook
   user's answers and switches, forwarded to the kernel with its admin token;
+- ``/api/mcp/notebook-tools`` (and ``.../undo``): the notebook tools' modes and the agents at work (``notebooks``);
 - ``/api/mcp/openapi.json``: the OpenAPI document of these REST routes;
 - sign-in with Jupyter (``oauth``): ``/mcp/oauth/…`` (the authorization server: authorize, token,
   register, revoke, the consent page, its metadata), ``/.well-known/oauth-protected-resource/mcp…``
   (each MCP route's metadata) and ``/api/mcp/apps`` (the grants, for Connected apps).
+
+The notebook tools (``jupyter_read``, ``jupyter_edit``, ``jupyter_run`` ...) are a tool server of the
+extension's own, a member of ``/mcp`` beside the notebooks' (``serverext/notebooks``).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.extension.application import ExtensionApp
-from traitlets import Bool, Enum, Float, Integer, TraitError, Unicode, validate
+from traitlets import Bool, Enum, Float, Integer, TraitError, Unicode, observe, validate
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp._wire.connections import ConnectionPool
@@ -40,6 +44,10 @@ from jupyter_mcp.serverext.api_handlers import (
 )
 from jupyter_mcp.serverext.carriers.registry import KERNEL_ACTIONS, Carriers, ChannelOptions
 from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.notebooks.host import PREFIX as NOTEBOOK_TOOLS_PREFIX
+from jupyter_mcp.serverext.notebooks.host import NotebookTools
+from jupyter_mcp.serverext.notebooks.modes import CONFIRM_HELP, CONFIRMS, MODE_HELP, MODES, NotebookModes
+from jupyter_mcp.serverext.notebooks.rest import NotebookToolsHandler, UndoHandler
 from jupyter_mcp.serverext.oauth import endpoints
 from jupyter_mcp.serverext.oauth.apps import AppHandler, AppsHandler
 from jupyter_mcp.serverext.oauth.authority import Lifetimes
@@ -113,6 +121,15 @@ class MCPExtensionApp(ExtensionApp):
         "noticed at once; this is for those that start).",
     ).tag(config=True)
 
+    notebook_tools = Enum(list(MODES), "read", help=MODE_HELP).tag(config=True)
+    notebook_tools_confirm = Enum(list(CONFIRMS), "edits_and_runs", help=CONFIRM_HELP).tag(config=True)
+
+    @observe("notebook_tools", "notebook_tools_confirm")
+    def _modes_changed(self, change: Any) -> None:
+        modes: NotebookModes | None = getattr(self, "modes", None)
+        if modes is not None:
+            modes.set(mode=self.notebook_tools, confirm=self.notebook_tools_confirm)
+
     oauth = Bool(
         True,
         help="Offer sign-in with Jupyter on the MCP routes: a client that knows only the URL gets a 401 that starts "
@@ -175,6 +192,16 @@ class MCPExtensionApp(ExtensionApp):
             carriers,
             Path(self.discovery_dir) if self.discovery_dir else None,
         )
+        union = Union(directory, interval=self.union_interval)
+        self.modes = NotebookModes(self.notebook_tools, self.notebook_tools_confirm)
+        self.notebooks = NotebookTools(self.serverapp, self.modes, union.serving)
+        directory.in_process.append(self.notebooks.located)
+        directory.reserved[NOTEBOOK_TOOLS_PREFIX] = "the notebook tools"  # stable names, the tools on or off
+        self.modes.listeners.append(lambda modes: union.refresh())
+        if self.serverapp.event_logger is not None:
+            self.serverapp.event_logger.add_listener(
+                schema_id=KERNEL_ACTIONS, listener=self.notebooks.kernels.kernel_action
+            )
         self.services = Services(
             directory=directory,
             pool=pool,
@@ -183,7 +210,7 @@ class MCPExtensionApp(ExtensionApp):
             status_timeout=self.status_timeout,
             public_url=self.public_url,
             config_includes_token=self.config_includes_token,
-            union=Union(directory, interval=self.union_interval),
+            union=union,
             signin=self._sign_in() if self.oauth else None,
         )
 
@@ -205,13 +232,10 @@ class MCPExtensionApp(ExtensionApp):
         )
 
     def notebook_tool_modes(self) -> NotebookToolModes:
-        """The notebook tools' modes a consent may choose: up to the server's own (``notebook_tools``, where the
-        server has that setting)."""
-        if "notebook_tools" not in self.trait_names():
-            return NotebookToolModes()
-        modes = ("off", "read", "edit", "run")
-        current = str(getattr(self, "notebook_tools"))  # noqa: B009 - a setting other versions may lack
-        allowed = modes[: modes.index(current) + 1] if current in modes else ()
+        """The notebook tools' modes a consent may choose: up to the server's own now (``notebook_tools``, which
+        the sidebar may change; a grant never gets more than the server allows at the time of a call)."""
+        current = self.modes.mode
+        allowed = MODES[: MODES.index(current) + 1]
         return NotebookToolModes(allowed, current) if len(allowed) > 1 else NotebookToolModes()
 
     def initialize_handlers(self) -> None:
@@ -231,6 +255,8 @@ class MCPExtensionApp(ExtensionApp):
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/pause/?", PauseHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/questions/(?P<call_id>[^/]+)/?", QuestionHandler, options),
                 (r"/api/mcp/kernels/(?P<kernel_id>[^/]+)/limits/?", LimitHandler, options),
+                (r"/api/mcp/notebook-tools/?", NotebookToolsHandler, {"notebooks": self.notebooks}),
+                (r"/api/mcp/notebook-tools/undo/?", UndoHandler, {"notebooks": self.notebooks}),
                 (r"/api/mcp/openapi.json", OpenAPIHandler, options),
                 (r"/api/mcp/.*", MissingRouteHandler, options),
             ]
@@ -256,6 +282,7 @@ class MCPExtensionApp(ExtensionApp):
     async def stop_extension(self) -> None:
         if self.services.signin is not None:
             self.services.signin.close()
+        self.notebooks.close()
         self.services.union.stop()
         self.services.carriers.close()
         self.services.pool.close()

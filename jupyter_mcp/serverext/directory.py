@@ -12,6 +12,7 @@ restarts and kernel changes.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,14 @@ class ToolServerDirectory:
         self.carriers = carriers
         self.discovery_dir = discovery_dir or discovery.runtime_dir()
         self._files = DiscoveryCache(self.discovery_dir)
+        self.in_process: list[Callable[[], Located | None]] = []
+        """Tool servers the Jupyter server runs itself (the notebook tools), listed with the kernels'."""
+        self.reserved: dict[str, str] = {}
+        """Prefixes at ``/mcp`` no notebook gets, whether their holder serves now or not (prefix -> holder)."""
+
+    def own(self) -> list[Located]:
+        """The tool servers running in this process now."""
+        return [found for server in self.in_process if (found := server()) is not None]
 
     def kernel_ids(self) -> set[str]:
         return set(self.kernel_manager.list_kernel_ids())
@@ -72,7 +81,10 @@ class ToolServerDirectory:
         return kernel_id in getattr(self.kernel_manager, "_pending_kernels", {})
 
     async def server_of_kernel(self, kernel_id: str) -> Reach:
-        """The live tool server of a kernel this Jupyter server runs, and its carrier."""
+        """The live tool server of a kernel this Jupyter server runs (or of the server itself), and its carrier."""
+        own = next((found for found in self.own() if found.info.kernel_id == kernel_id), None)
+        if own is not None:
+            return Reach(own.info, own.carrier)
         if kernel_id not in self.kernel_manager:
             raise UnknownKernel(f"no running kernel with id {kernel_id!r}")
         reach = await self._reach(kernel_id, fresh=True)
@@ -107,13 +119,14 @@ class ToolServerDirectory:
             raise NoToolServer(f"notebook {path!r} has no MCP tool server yet: run a %%mcp_tool cell in it") from None
 
     async def live(self) -> list[Located]:
-        """Every tool server of this Jupyter server's kernels, newest first (kernels whose channel said
-        they serve nothing are asked again only after the carriers' ``probe_interval``)."""
+        """The servers running in this process, then every tool server of this Jupyter server's kernels, newest
+        first (kernels whose channel said they serve nothing are asked again only after the carriers'
+        ``probe_interval``)."""
         running = sorted(self.kernel_ids())
         paths = await self.notebook_paths()
         reaches = await asyncio.gather(*(self._listed(kernel_id) for kernel_id in running))
         found = [Located(r.info, paths.get(k), r.carrier) for k, r in zip(running, reaches, strict=True) if r]
-        return sorted(found, key=lambda located: located.info.started, reverse=True)
+        return self.own() + sorted(found, key=lambda located: located.info.started, reverse=True)
 
     async def _listed(self, kernel_id: str) -> Reach | None:
         try:

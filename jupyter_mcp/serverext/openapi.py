@@ -1,7 +1,7 @@
 """The REST API's OpenAPI document (``GET /api/mcp/openapi.json``, and ``docs/openapi.json``).
 
 The schemas are generated from the typed shapes with pydantic, never written by hand: the replies
-and the notebook user's answers from ``jupyter_mcp/shapes`` (``rest``, ``answers``). Only the
+and the notebook user's answers from ``jupyter_mcp/shapes`` (``rest``, ``answers``, ``notebooks``). Only the
 routes, their parameters and their words are said here; a test checks the document against the
 handlers the extension installs, and fuzzes a real server with it.
 """
@@ -23,6 +23,7 @@ from jupyter_mcp.shapes.answers import (
     ReadOnlyClients,
     Settled,
 )
+from jupyter_mcp.shapes.notebooks import NotebookToolsReply, NotebookToolsSwitch, UndoEdit
 from jupyter_mcp.shapes.rest import AppEntry, ConfigReply, ServerEntry, UnionReply
 
 _SHAPES: dict[str, Any] = {
@@ -36,6 +37,9 @@ _SHAPES: dict[str, Any] = {
     "Settled": Settled,
     "PauseState": PauseState,
     "ReadOnlyClients": ReadOnlyClients,
+    "NotebookToolsReply": NotebookToolsReply,
+    "NotebookToolsSwitch": NotebookToolsSwitch,
+    "UndoEdit": UndoEdit,
     "AppEntry": AppEntry,
 }
 _REF = "#/components/schemas/{model}"
@@ -82,6 +86,8 @@ def _paths() -> dict[str, Any]:
         "/api/mcp/union": {"get": _union()},
         "/api/mcp/limits": {"post": _limits()},
         "/api/mcp/openapi.json": {"get": _openapi()},
+        "/api/mcp/notebook-tools": {"get": _notebook_tools(), "post": _switch()},
+        "/api/mcp/notebook-tools/undo": {"post": _undo()},
         "/api/mcp/apps": {"get": _apps()},
         "/api/mcp/apps/{grant_id}": {
             "delete": _revoke(),
@@ -156,6 +162,36 @@ def _limits() -> dict[str, Any]:
     }
 
 
+def _notebook_tools() -> dict[str, Any]:
+    return {
+        "operationId": "notebookTools",
+        "summary": "What agents may do in the notebooks (jupyter_read, jupyter_edit, jupyter_run ...), which of "
+        "their calls wait for approval, and the agents at work in which notebooks.",
+        "responses": {
+            "200": _json("The notebook tools' settings and agents.", _ref("NotebookToolsReply")),
+            **_errors(403),
+        },
+    }
+
+
+def _switch() -> dict[str, Any]:
+    return {
+        "operationId": "switchNotebookTools",
+        "summary": "Switch MCPExtensionApp.notebook_tools (`mode`) or notebook_tools_confirm (`confirm`) now.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("NotebookToolsSwitch")}}},
+        "responses": {"200": _json("The settings now.", _ref("NotebookToolsReply")), **_errors(400, 403)},
+    }
+
+
+def _undo() -> dict[str, Any]:
+    return {
+        "operationId": "undoAgentEdit",
+        "summary": "Take back an agent's last edit of a notebook; the user's own edits, before or after, stay.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("UndoEdit")}}},
+        "responses": {"200": _json("Done.", _ref("NotebookToolsReply")), **_errors(400, 403, 409)},
+    }
+
+
 def _apps() -> dict[str, Any]:
     listing = {"type": "array", "items": _ref("AppEntry")}
     return {
@@ -201,6 +237,7 @@ _ERRORS = {
     404: "No such kernel, nothing waits under that call id, or no such signed-in app.",
     502: "The kernel's tool server did not answer.",
     503: "The kernel has no MCP tool server yet (no %%mcp_tool cell has run).",
+    409: "The agent has no edit of that notebook left to undo.",
 }
 
 

@@ -14,8 +14,9 @@ from typing_extensions import TypedDict
 from jupyter_mcp.shapes.status import ClientEntry, PendingEntry, PromptEntry, QuestionEntry, ResourceEntry, ToolEntry
 
 ClientKind = Literal["claude", "vscode", "cursor", "inspector"]
-CarrierName = Literal["http", "kernel"]
-"""What carries the Jupyter server's requests to a kernel's tool server."""
+CarrierName = Literal["http", "kernel", "server"]
+"""What carries the Jupyter server's requests to a tool server: a kernel's loopback port, the kernel's own
+messaging, or (``"server"``) nothing at all: the notebook tools run in the Jupyter server itself."""
 
 
 class Routes(TypedDict):
@@ -36,7 +37,8 @@ class ServerEntry(TypedDict):
     """The kernel answered its ``GET /status`` in time; if not, the entry is from its discovery file."""
     transport: CarrierName
     """What carries the Jupyter server's requests to the kernel: "http" (its loopback port) or "kernel"
-    (its own messaging: a gateway's kernels, kernels with JupyterMCP.transport = "kernel")."""
+    (its own messaging: a gateway's kernels, kernels with JupyterMCP.transport = "kernel"); "server" for the
+    notebook tools (jupyter_read, jupyter_edit, ...), which the Jupyter server serves itself."""
     tools: list[ToolEntry]
     resources: list[ResourceEntry]
     prompts: list[PromptEntry]

@@ -23,6 +23,8 @@ class SignedIn(TypedDict):
     """The client's name as its grant has it (what it registered, or its metadata document says)."""
     read_only: bool
     """The Jupyter user allowed it read-only tools only."""
+    notebook_tools: str | None
+    """The most the notebook tools may do for it (``"off"`` … ``"run"``), as the user chose; ``None``: the server's."""
 
 
 def encode(signed_in: SignedIn) -> str:
@@ -42,4 +44,7 @@ def decode(value: str | None) -> SignedIn | None:
         return None
     if not isinstance(found.get("read_only"), bool):
         return None
-    return SignedIn(client=found["client"], read_only=found["read_only"])
+    mode = found.get("notebook_tools")
+    return SignedIn(
+        client=found["client"], read_only=found["read_only"], notebook_tools=mode if isinstance(mode, str) else None
+    )

@@ -12,6 +12,8 @@ from typing import Any, Literal
 from typing_extensions import TypedDict
 
 RunOn = Literal["worker", "main"]
+KernelCarrier = Literal["http", "kernel"]
+"""What carries the Jupyter server's requests to a kernel's server (``rest.CarrierName`` names one more)."""
 WaitKind = Literal["approval", "question"]
 
 
@@ -82,12 +84,23 @@ class WaitEntry(TypedDict):
     asked_at: float
 
 
+class ApprovalDetail(TypedDict):
+    """What a call waiting for approval will do, shown beside it: an edit's diff or the code it runs."""
+
+    kind: Literal["diff", "code"]
+    title: str
+    """One line: ``Edit of analysis.ipynb (2 operations)``, ``Run of 1 cell in analysis.ipynb``."""
+    text: str
+
+
 class PendingEntry(WaitEntry):
     """A client's call waiting for the notebook user's approval."""
 
     arguments: dict[str, Any]
     call: str
     """The call as every view writes it: ``reset_sales(region='north')``."""
+    detail: ApprovalDetail | None
+    """What the call will do, when its tool says (the notebook tools show an edit's diff, a run's code)."""
 
 
 class QuestionEntry(WaitEntry):
@@ -124,7 +137,7 @@ class NotebookStatus(ServerStatus):
     notebook_path: str | None
     url: str | None
     """Its loopback address; ``null`` when it serves over the kernel's own messaging only."""
-    transport: Literal["http", "kernel"] | None
+    transport: KernelCarrier | None
     """What carries the Jupyter server's requests (``rest.CarrierName``); ``null`` while stopped."""
     started: float | None
     pid: int

@@ -8,11 +8,16 @@ calls waiting for the notebook user are the kernel's own entries (``status``) in
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from typing_extensions import TypedDict
 
+from jupyter_mcp._version import __version__
 from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry
+
+VERSION: Final[str] = __version__
+"""The package's version: the JupyterLab extension's front end draws a kernel's views only when the kernel's
+front-end model (``FrontEndState``) names this same one."""
 
 ComponentKind = Literal["tool", "resource", "prompt"]
 ComponentStatus = Literal["live", "disabled", "replaced", "removed"]
@@ -196,6 +201,9 @@ class Connection(TypedDict):
     """Where clients connect; the token is here only once the notebook user reveals it."""
 
     url: str | None
+    """The kernel's own endpoint, or (``channel``) its notebook's route on the Jupyter server."""
+    channel: str
+    """When the kernel opens no port: how clients reach it through the Jupyter server (empty otherwise)."""
     token: str | None
     revealed: bool
     client: str
@@ -230,6 +238,9 @@ class Header(TypedDict):
     """The panel's first line."""
 
     url: str | None
+    """The kernel's own endpoint (``None`` when it serves over the kernel's channel only, or not at all)."""
+    channel: bool
+    """Serving over the kernel's channel, with no port of its own (``JupyterMCP.transport = "kernel"``)."""
     paused: bool
     counts: str
     pausable: bool
@@ -250,3 +261,15 @@ class PanelState(TypedDict):
     """The selected call's detail."""
     pending: list[PendingEntry]
     questions: list[QuestionEntry]
+
+
+class FrontEndState(TypedDict):
+    """The kernel's front-end model, one per kernel, which every card and panel names (their ``_front_end``):
+    the bundle that draws them where the page offers no front end of its own (no JupyterLab extension)."""
+
+    bundle: str
+    """The notebook widgets' ES module (``jupyter_mcp/widgets/static/widgets.js``, about 57 kB)."""
+    version: str
+    """The package version that built it (``VERSION``)."""
+    digest: str
+    """A digest of ``bundle``: a page imports each bundle once, however many kernels send it."""

@@ -1,24 +1,25 @@
-"""What every view shares: the front end (one bundled ES module), actions from the browser, text/HTML
+"""What every view shares: the front end (``frontend.py``), actions from the browser, text/HTML
 snapshots, and live binding to the server.
 
-A view is an anywidget whose synced traits are data (``shapes.py``); the browser draws them with
-the component set (``labextension/src/ui``, bundled into ``static/widgets.js``) and sends the user's
-clicks back as messages ``{"action": name, ...}``, which ``View`` hands to the view's ``actions()``.
+A view is an anywidget whose synced traits are data (``shapes.py``); the browser draws them with the
+component set (``labextension/src/ui``: the JupyterLab extension's copy, else the kernel's bundle,
+``static/widgets.js``) and sends the user's clicks back as messages ``{"action": name, ...}``, which
+``View`` hands to the view's ``actions()``.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anywidget
+import ipywidgets
 import traitlets
 
 from jupyter_mcp.widgets._throttle import DEFAULT_INTERVAL, Throttle
+from jupyter_mcp.widgets.frontend import FrontEnd, front_end, loader
 
 if TYPE_CHECKING:
     from jupyter_mcp.tools.calls.history import CallRecord, HistoryEvent
@@ -27,40 +28,26 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-BUNDLE = Path(__file__).with_name("static") / "widgets.js"
-"""The front end: built from labextension/ by ``pip install`` (``jlpm build:widgets``), shipped in the wheel."""
-
 Action = Callable[..., None]
 RecordFilter = Callable[["HistoryEvent", "CallRecord | None"], bool]
 
 
-class FrontEndMissingError(RuntimeError):
-    """The widgets' front end was never built (a source checkout without ``pip install -e .``)."""
-
-
-@functools.cache
-def bundle() -> str:
-    """The ES module every view loads (read once)."""
-    try:
-        return BUNDLE.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FrontEndMissingError(
-            f"{BUNDLE} is missing: the widgets' front end is built with the package "
-            "(pip install -e . in a checkout, or: jlpm --cwd labextension build:widgets)"
-        ) from None
-
-
 class View(anywidget.AnyWidget):
-    """A card or the server panel: ``view`` says which, the other synced traits are its data."""
+    """A card or the server panel: ``view`` says which, the other synced traits are its data.
+
+    It carries the small loader (``frontend.py``), and names the kernel's ``FrontEnd``: the page's own
+    front end draws it where there is one, else the bundle the kernel sent once.
+    """
 
     view = traitlets.Unicode().tag(sync=True)
+    _front_end = traitlets.Instance(FrontEnd).tag(sync=True, **ipywidgets.widget_serialization)
 
     @property
     def _esm(self) -> str:  # anywidget reads it once, when the widget is made
-        return bundle()
+        return loader()
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(_front_end=front_end(), **kwargs)
         self._lock = threading.RLock()
         self.on_msg(self._on_message)
 

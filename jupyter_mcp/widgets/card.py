@@ -14,6 +14,7 @@ import traitlets
 
 from jupyter_mcp.shapes.views import Badge, Component, ComponentStatus, Shown, TryState
 from jupyter_mcp.tools.calls.calltext import short_arguments
+from jupyter_mcp.tools.calls.executors import INLINE_AFTER, QUICK_RUN, SLOW_INLINE, QuickState
 from jupyter_mcp.tools.components.completions import Choices
 from jupyter_mcp.tools.components.resources import ResourceTemplate
 from jupyter_mcp.widgets import snapshot
@@ -44,6 +45,13 @@ RUNS_ON = {
     ("main", True): "kernel's event loop",
 }
 """Where a call runs, by ``run_on`` and whether the function is ``async def``."""
+QUICK_RUNS_ON: dict[QuickState, str] = {
+    "learning": "worker thread until proven quick",
+    "proven": f"server's event loop: proven quick ({INLINE_AFTER} runs under {QUICK_RUN * 1000:g} ms)",
+    "demoted": f"worker thread: a run on the server's loop took over {SLOW_INLINE * 1000:g} ms",
+    "off": "worker thread",
+}
+"""Where a sync tool that may leave the workers runs now, and why (``QuickRuns``)."""
 
 
 class ComponentCard(View):
@@ -84,6 +92,10 @@ class ComponentCard(View):
         """The preview (resources) or rendered messages (prompts); tools show none."""
         return None
 
+    def changing(self) -> dict[str, Any]:
+        """What the card says about its component that may change between calls (tools: where calls run)."""
+        return {}
+
     def actions(self) -> dict[str, Action]:
         return {
             "enable": lambda enabled: self.set_enabled(bool(enabled)),
@@ -110,7 +122,12 @@ class ComponentCard(View):
             self._live.follow_history(current)
             # Traits change together (one message) and ``status`` last: whoever sees it sees the rest too.
             with self.hold_sync():
-                self.component = {**self._about, "status": status, "status_text": STATUS_TEXT[status]}
+                self.component = {
+                    **self._about,
+                    **self.changing(),
+                    "status": status,
+                    "status_text": STATUS_TEXT[status],
+                }
                 self.recent = recent
                 self.pending, self.questions = pending, questions
                 self.shown = self.shown_now()
@@ -143,10 +160,10 @@ class ComponentCard(View):
         super().close()
 
     def fallback_text(self) -> str:
-        return snapshot.card_text(self.component, self.server.url)
+        return snapshot.card_text(self.component, self.server.endpoint())
 
     def fallback_html(self) -> str:
-        return snapshot.card_html(self.component, self.server.url)
+        return snapshot.card_html(self.component, self.server.endpoint())
 
 
 class ToolCard(ComponentCard):
@@ -174,7 +191,6 @@ class ToolCard(ComponentCard):
             badges.append(
                 Badge(text="asks first", kind="asks", title="confirm: each client call waits for your approval")
             )
-        limit = f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout"
         return Component(
             kind="tool",
             name=tool.name,
@@ -183,7 +199,7 @@ class ToolCard(ComponentCard):
             status="live",
             status_text="live",
             badges=[*badges, *protocol_badges(tool), *tag_badges(tool.tags)],
-            facts=f"{RUNS_ON[tool.run_on, tool.is_async]} · {limit}",
+            facts=self.facts(),
             description=tool.description or "",
             input_schema=mcp_tool.input_schema,
             output_schema=mcp_tool.output_schema,
@@ -191,6 +207,16 @@ class ToolCard(ComponentCard):
             completions=[],
             try_label="Run",
         )
+
+    def facts(self) -> str:
+        """Where its calls run now (and why, for a sync tool that may leave the workers) and the timeout."""
+        tool = self.tool
+        quick = self.server.calls.execution.quick_state(tool)
+        where = RUNS_ON[tool.run_on, tool.is_async] if quick is None else QUICK_RUNS_ON[quick]
+        return f"{where} · " + (f"timeout {tool.timeout:g} s" if tool.timeout else "no timeout")
+
+    def changing(self) -> dict[str, Any]:
+        return {"facts": self.facts()}
 
 
 def annotation_badges(tool: Tool) -> list[Badge]:

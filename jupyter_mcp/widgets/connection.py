@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from jupyter_mcp.endpoints import JUPYTER_URL, SOME_NOTEBOOK, Endpoint
 from jupyter_mcp.hubenv import BrowserPage, current_hub
 from jupyter_mcp.shapes.views import Connection
 
@@ -55,12 +56,13 @@ class PageProbe:
     def __init__(self) -> None:
         self.origin = ""
         self.server_root = ""
+        self.base_url = ""
 
-    def heard(self, origin: str, server_root: str) -> None:
-        self.origin, self.server_root = str(origin), str(server_root)
+    def heard(self, origin: str, server_root: str, base_url: str = "") -> None:
+        self.origin, self.server_root, self.base_url = str(origin), str(server_root), str(base_url)
 
     def page(self) -> BrowserPage | None:
-        return BrowserPage(self.origin, self.server_root) if self.origin else None
+        return BrowserPage(self.origin, self.server_root, self.base_url) if self.origin else None
 
 
 class ConnectionState:
@@ -78,17 +80,33 @@ class ConnectionState:
         self.client = client
 
     def read(self) -> Connection:
-        url = self.server.url
-        token = self.server.token
-        text = config_text(self.server, self.client, self.probe.page()) if url else ""
+        page = self.probe.page()
+        endpoint = self.server.endpoint(page)
+        own = endpoint is not None and endpoint.own
+        token = self.server.token if own else ""  # through a Jupyter server, clients present its token instead
+        text = config_text(self.server, self.client, page) if endpoint is not None else ""
         copyable = self.revealed or not token or token not in text
+        notes = [WHERE[self.client], HUB_WHERE if current_hub() is not None else ""]
         return Connection(
-            url=url,
-            token=token if self.revealed and url else None,
+            url=endpoint.url if endpoint is not None else None,
+            channel=channel_text(endpoint) if endpoint is not None and not own else "",
+            token=token if self.revealed and own else None,
             revealed=self.revealed,
             client=self.client,
             choices=[[label, kind] for label, kind in CLIENT_CHOICES],
-            where=WHERE[self.client] + (" " + HUB_WHERE if current_hub() is not None else ""),
+            where=" ".join(note for note in notes if note),
             config=masked(text, token, self.revealed),
             copy=text if copyable else None,
         )
+
+
+def channel_text(endpoint: Endpoint) -> str:
+    """What the panel says of a kernel with no port: how clients get to it, and what to fill in."""
+    said = (
+        'This kernel opens no port (`JupyterMCP.transport = "kernel"`): clients connect through the Jupyter '
+        f"server, which carries MCP over the kernel's channel, with the Jupyter server's token. Every notebook's "
+        f"tools are at `{endpoint.every}`."
+    )
+    if JUPYTER_URL in endpoint.url or SOME_NOTEBOOK in endpoint.url:
+        said += " The MCP Tools sidebar shows these addresses filled in."
+    return said

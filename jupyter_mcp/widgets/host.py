@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import mcp_types as mt
 
+    from jupyter_mcp.endpoints import Endpoint
     from jupyter_mcp.hubenv import BrowserPage
     from jupyter_mcp.tools.approvals.policy import Approvals
     from jupyter_mcp.tools.calls.history import CallHistory
+    from jupyter_mcp.tools.calls.path import CallPath
     from jupyter_mcp.tools.calls.stats import ToolStats
     from jupyter_mcp.tools.components.base import Kind
     from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
@@ -37,9 +39,15 @@ class ServerHost(Protocol):
     stats: ToolStats
     resource_updates: Observers[Callable[[str], None]]
     """Told the URI (or template) of every ``notify_resource_updated``: resource cards re-read."""
+    calls: CallPath
+    """The call path; a tool card reads where its calls run now (``calls.execution.quick_state``)."""
 
     @property
     def url(self) -> str | None: ...
+
+    def endpoint(self, page: BrowserPage | None = None) -> Endpoint | None:
+        """Where clients connect (``None`` while not serving): the server's URL, or a Jupyter server's route."""
+        ...
 
     @property
     def approvals(self) -> Approvals:

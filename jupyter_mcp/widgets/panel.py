@@ -64,8 +64,8 @@ class ServerPanel(View):
             "limit": lambda client, read_only: self.limit_client(str(client), bool(read_only)),
             "reveal": lambda revealed: self.reveal(bool(revealed)),
             "client": lambda client: self._connection_change(lambda: self.connection.pick(str(client))),
-            "page": lambda origin, server_root: self._connection_change(
-                lambda: self.connection.probe.heard(origin, server_root)
+            "page": lambda origin, server_root, base_url="": self._connection_change(
+                lambda: self.connection.probe.heard(origin, server_root, base_url)
             ),
             "filter": history.set_filter,
             "more": history.more,
@@ -94,8 +94,10 @@ class ServerPanel(View):
     def _header(self, components: dict[str, list[ComponentRow]], clients: int) -> Header:
         counts = [format_count(len(rows), kind) for kind, rows in components.items() if rows]
         counts += [format_count(clients, "client"), format_count(self.server.history.total_calls, "call")]
+        endpoint = self.server.endpoint()
         return Header(
             url=self.server.url,
+            channel=endpoint is not None and not endpoint.own,
             paused=self.server.approvals.paused,
             counts=" · ".join(counts),
             pausable=bool(components["tool"]),

@@ -17,6 +17,7 @@ from jupyter_mcp.widgets.format import STATUS_ICONS, first_line, format_count
 from jupyter_mcp.widgets.schema_text import ParameterRow, output_summary, parameter_rows
 
 if TYPE_CHECKING:
+    from jupyter_mcp.endpoints import Endpoint
     from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry
     from jupyter_mcp.shapes.views import CallRow, ClientRow, Component, ComponentRow, Header
     from jupyter_mcp.widgets.host import ServerHost
@@ -42,10 +43,10 @@ def _frame(body: str) -> str:
 # ---- cards ------------------------------------------------------------------------------------------
 
 
-def card_text(component: Component, url: str | None) -> str:
+def card_text(component: Component, endpoint: Endpoint | None) -> str:
     kind, status = component["kind"], component["status_text"]
     rows = parameter_rows(component["input_schema"] or {})
-    where = f"at {url}"
+    where = endpoint.phrase() if endpoint is not None else "(the server is stopped)"
     if kind == "resource":
         what = "template" if component["input_schema"] is not None else "resource"
         lines = [f"MCP {what} '{component['key']}' {status} {where}"]
@@ -67,7 +68,7 @@ def _parameter_text(row: ParameterRow) -> str:
     return f"{text} — {row['description']}" if row["description"] else text
 
 
-def card_html(component: Component, url: str | None) -> str:
+def card_html(component: Component, endpoint: Endpoint | None) -> str:
     badges = " ".join(esc(b) for b in [component["status_text"], *(badge["text"] for badge in component["badges"])])
     title = f" {esc(component['title'])}" if component["title"] else ""
     parts = [f"<div><b><code>{esc(component['name'])}</code></b>{title} {badges}</div>"]
@@ -75,8 +76,8 @@ def card_html(component: Component, url: str | None) -> str:
         parts.append(f"<div>{esc(component['facts'])}</div>")
     if component["kind"] == "resource":
         parts.append(f"<div><code>{esc(component['key'])}</code></div>")
-    if url:
-        parts.append(f"<div>served at {esc(url)}</div>")
+    if endpoint is not None:
+        parts.append(f"<div>served {esc(endpoint.phrase())}</div>")
     if component["description"]:
         parts.append(f"<p>{esc(component['description'])}</p>")
     if component["input_schema"] is not None:
@@ -142,7 +143,7 @@ def panel_text(
 ) -> str:
     names = ", ".join(f"{c['name']} {c['version']}" for c in clients)
     lines = [
-        f"MCP server: {server.url or 'not running'}",
+        _running(server.endpoint()),
         f"tools: {', '.join(server.tools) or 'none'}",
         *([f"resources: {', '.join(server.resources)}"] if server.resources else []),
         *([f"prompts: {', '.join(server.prompts)}"] if server.prompts else []),
@@ -159,8 +160,7 @@ def panel_text(
 def panel_html(
     header: Header, clients: list[ClientRow], components: dict[str, list[ComponentRow]], rows: list[CallRow], total: int
 ) -> str:
-    state = f"running at <code>{esc(header['url'])}</code>" if header["url"] else "not running"
-    parts = [f"<div><b>MCP server</b> {state} · {esc(header['counts'])}</div>"]
+    parts = [f"<div><b>MCP server</b> {_running_html(header)} · {esc(header['counts'])}</div>"]
     listed = [[esc(c["name"]), esc(c["version"]), esc(c["era"]), esc(c["since"])] for c in clients]
     parts.append(_table(["client", "version", "protocol", "since"], listed) if listed else "<div>No clients.</div>")
     for kind, items in components.items():
@@ -173,3 +173,13 @@ def panel_html(
     parts.append(f"<div>{esc(format_count(total, 'call'))}</div>")
     parts.append(calls_html(rows))
     return _frame("".join(parts))
+
+
+def _running(endpoint: Endpoint | None) -> str:
+    return f"MCP server running {endpoint.phrase()}" if endpoint is not None else "MCP server: not running"
+
+
+def _running_html(header: Header) -> str:
+    if header["url"]:
+        return f"running at <code>{esc(header['url'])}</code>"
+    return "running over the kernel's channel" if header["channel"] else "not running"

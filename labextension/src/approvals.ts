@@ -6,6 +6,17 @@ import { IPendingEntry, IQuestionEntry, IServerEntry } from './types';
 import { ALLOW_FOR_MINUTES, pendingText, questionText } from './ui';
 
 /**
+ * The captions (tooltips) of the notifications' coloured buttons. JupyterLab Dark draws a notification's
+ * accent and warn buttons black on blue (3.9:1) and on red (3.7:1), below WCAG AA; style/base.css gives
+ * ours white labels, finding them by these captions (a notification takes no class of its own).
+ */
+export const CAPTIONS = {
+  allow: 'Run this call',
+  deny: 'The client gets an error',
+  answer: 'Open the form in the MCP Tools sidebar'
+} as const;
+
+/**
  * Shows a JupyterLab notification for each call waiting for approval (Allow / Allow for N min / Deny) and
  * for each tool's question (Answer opens the sidebar's form / Decline), and dismisses it once answered —
  * here, in the sidebar, in the notebook or by its timeout.
@@ -65,7 +76,7 @@ export class ApprovalNotifier {
       actions: [
         {
           label: 'Answer',
-          caption: 'Open the form in the MCP Tools sidebar',
+          caption: CAPTIONS.answer,
           displayType: 'accent',
           callback: this._showPanel
         },
@@ -82,13 +93,13 @@ export class ApprovalNotifier {
     return Notification.warning(`MCP: ${pendingText(pending)}${where(server)}`, {
       autoClose: false,
       actions: [
-        { label: 'Allow', caption: 'Run this call', displayType: 'accent', callback: () => answer('allow') },
+        { label: 'Allow', caption: CAPTIONS.allow, displayType: 'accent', callback: () => answer('allow') },
         {
           label: `Allow for ${ALLOW_FOR_MINUTES} min`,
           caption: `Run this call and this client's next ones for ${ALLOW_FOR_MINUTES} minutes without asking`,
           callback: () => answer('allow', ALLOW_FOR_MINUTES)
         },
-        { label: 'Deny', caption: 'The client gets an error', displayType: 'warn', callback: () => answer('deny') }
+        { label: 'Deny', caption: CAPTIONS.deny, displayType: 'warn', callback: () => answer('deny') }
       ]
     });
   }

@@ -6,6 +6,7 @@ import { connectedAppsPlugin } from './plugins/connected';
 import { serversPlugin } from './plugins/servers';
 import { sidebarPlugin } from './plugins/sidebar';
 import { statusPlugin } from './plugins/statusbar';
+import { widgetsPlugin } from './plugins/widgets';
 
 export { IMCPServers, IMCPSidebar } from './tokens';
 
@@ -15,6 +16,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   statusPlugin,
   approvalsPlugin,
   appsPlugin,
+  widgetsPlugin,
   connectedAppsPlugin
 ];
 

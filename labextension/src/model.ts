@@ -105,8 +105,10 @@ export class ServersModel implements IMCPServers {
   private async _fetch(): Promise<void> {
     try {
       this._servers = await requestAPI<IServerEntry[]>('servers');
-      // "All notebooks" is shown while some notebook serves; asking starts the server's watch of them.
-      this._union = this._servers.length > 0 ? await requestAPI<IUnionReply>('union') : null;
+      // "All notebooks" is shown while some notebook serves; asking starts the server's watch of them (the
+      // notebook tools, served by the Jupyter server itself, are no notebook of it).
+      const serving = this._servers.some(server => server.transport !== 'server');
+      this._union = serving ? await requestAPI<IUnionReply>('union') : null;
       this._error = null;
     } catch (reason) {
       this._error = reason instanceof Error ? reason.message : String(reason);

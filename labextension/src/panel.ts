@@ -2,6 +2,7 @@ import { Clipboard } from '@jupyterlab/apputils';
 import { PathExt } from '@jupyterlab/coreutils';
 import { Widget } from '@lumino/widgets';
 
+import { agentsSection, kernelServers, NotebookToolsModel, notebookToolsServer } from './agents';
 import { IMCPServers } from './tokens';
 import { unionSection } from './union';
 import { ClientKind, IConfigReply, IServerEntry, IToolEntry } from './types';
@@ -39,13 +40,15 @@ export class ToolsPanel extends Widget {
   /** `openApp`: show a tool's MCP App (the "App" button beside each enabled tool). */
   constructor(
     private readonly _servers: IMCPServers,
-    private readonly _openApp?: (server: IServerEntry, tool: IToolEntry) => unknown
+    private readonly _openApp?: (server: IServerEntry, tool: IToolEntry) => unknown,
+    private readonly _agents?: NotebookToolsModel
   ) {
     super();
     this.addClass('jp-MCP-panel');
     this.addClass('jmcp');
     this.title.caption = 'MCP Tools';
     this._servers.changed.connect(this._render, this);
+    this._agents?.changed.connect(this._render, this);
     this._render();
   }
 
@@ -57,18 +60,24 @@ export class ToolsPanel extends Widget {
 
   dispose(): void {
     this._servers.changed.disconnect(this._render, this);
+    this._agents?.changed.disconnect(this._render, this);
     super.dispose();
   }
 
   private _render(): void {
-    const servers = this._servers.servers;
+    const servers = kernelServers(this._servers);
+    const agents = this._agents?.state ?? null;
     // The poll answers every second: redraw only what changed (a selection or a hover survives).
-    const drawn = JSON.stringify([servers, this._servers.error, this._servers.union]);
+    const drawn = JSON.stringify([this._servers.servers, this._servers.error, this._servers.union, agents]);
     if (drawn === this._drawn) {
       return;
     }
     this._drawn = drawn;
     const body = h('div', 'jp-MCP-body', this._header());
+    if (agents !== null && this._agents !== undefined) {
+      const own = notebookToolsServer(this._servers);
+      body.append(agentsSection(agents, this._agents, own ? this._waiting(own) : null));
+    }
     if (this._servers.error !== null) {
       body.append(h('p', 'jmcp-error', `Could not list tool servers: ${this._servers.error}`));
     } else if (servers.length === 0) {

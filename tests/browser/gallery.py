@@ -199,4 +199,21 @@ def build_gallery(server: NotebookServer) -> dict[str, dict[str, Any]]:
             question.decline()
     for view in views.values():
         view.close()
+    states["channel-panel"] = channel_panel()
     return {name: {k: v for k, v in state.items() if not k.startswith("_")} for name, state in states.items()}
+
+
+def channel_panel() -> dict[str, Any]:
+    """The panel of a kernel that opens no port (``transport="kernel"``), once the page said where it is."""
+    server = NotebookServer(transport="kernel")
+    server.notebook_path = "/home/ann/reports/q1 sales.ipynb"
+    try:
+        register(server)
+        panel = ServerPanel(server)
+        panel.connection.probe.heard("https://lab.example.org", "/home/ann", "/user/ann/")
+        panel.refresh()
+        state: dict[str, Any] = panel.get_state()
+        panel.close()
+        return state
+    finally:
+        server.stop()

@@ -53,8 +53,11 @@ class JupyterLab:
         settings: Mapping[str, Mapping[str, Any]] | None = None,
         extra_args: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
+        disabled: Sequence[str] = (),
     ) -> None:
         self.workdir = workdir
+        self.disabled = list(disabled)
+        """Front-end extensions turned off (``jupyter labextension disable``), e.g. ``jupyter-mcp``."""
         self.root = workdir / "root"
         self.runtime_dir = workdir / "runtime"
         self.settings_dir = workdir / "settings"
@@ -132,6 +135,10 @@ class JupyterLab:
         for directory in (self.root, self.runtime_dir, self.settings_dir, self.workdir / "config"):
             directory.mkdir(parents=True, exist_ok=True)
         self._write_settings()
+        if self.disabled:
+            page_config = self.workdir / "config" / "labconfig" / "page_config.json"
+            page_config.parent.mkdir(parents=True, exist_ok=True)
+            page_config.write_text(json.dumps({"disabledExtensions": dict.fromkeys(self.disabled, True)}))
         log = self.log_path.open("wb")
         self._process = subprocess.Popen(
             self._command(),

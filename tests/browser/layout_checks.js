@@ -8,7 +8,9 @@
 //   word      no word or quoted value is broken across lines when it would fit on one
 //   cut       no cell is cut short (ellipsis) while a cell of its row is empty
 //   fits      an input's placeholder fits in it
-//   contrast  text, badges, placeholders and input text reach 4.5:1 (3:1 for large text) on what is behind them
+//   contrast  text, badges, placeholders and input text reach 4.5:1 (3:1 for large text) on what is behind them,
+//             brightness filters included (a hover that dims a button dims its label too)
+//   focus     a control focused from the keyboard shows an outline of at least 3:1 against what is around it
 (root) => {
   const problems = [];
   const TOL = 1.5;
@@ -207,6 +209,17 @@
     const a = top[3];
     return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]);
   };
+  // A brightness filter on an element scales all it draws: its own background, its text, its children.
+  const brightness = el => {
+    let value = 1;
+    for (let node = el; node; node = node.parentElement) {
+      for (const [, amount, percent] of getComputedStyle(node).filter.matchAll(/brightness\(([\d.]+)(%?)\)/g)) {
+        value *= percent ? Number(amount) / 100 : Number(amount);
+      }
+    }
+    return value;
+  };
+  const dimmed = (color, factor) => [0, 1, 2].map(i => color[i] * factor).concat([color[3]]);
   const background = el => {
     const layers = [];
     for (let node = el; node; node = node.parentElement) {
@@ -214,7 +227,7 @@
       if (style.backgroundImage !== 'none' && !style.backgroundImage.startsWith('url(')) return null;
       const color = parseColor(style.backgroundColor);
       if (color && color[3] > 0) {
-        layers.push(color);
+        layers.push(dimmed(color, brightness(node)));
         if (color[3] >= 1) break;
       }
     }
@@ -241,7 +254,7 @@
     const bg = background(el);
     const color = parseColor(colorText);
     if (!bg || !color) return;
-    const fg = over([color[0], color[1], color[2], color[3] * opacity(el)], bg);
+    const fg = over(dimmed([color[0], color[1], color[2], color[3] * opacity(el)], brightness(el)), bg);
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
     const needed = large ? 3 : 4.5;
@@ -256,6 +269,17 @@
     }
     if (el.matches('select, input:not([type="checkbox"]):not(:placeholder-shown), textarea:not(:placeholder-shown)')) {
       check(el, getComputedStyle(el).color, 'input text');
+    }
+  }
+  // ---- focus --------------------------------------------------------------------------------------
+  for (const el of all.filter(node => node.matches(':focus-visible'))) {
+    const style = getComputedStyle(el);
+    const outline = parseColor(style.outlineColor);
+    const around = el.parentElement ? background(el.parentElement) : null;
+    if (style.outlineStyle === 'none' || parseFloat(style.outlineWidth) < 1 || !outline) {
+      report('focus', el, 'no outline when focused from the keyboard');
+    } else if (around && ratio(over(outline, around), around) < 3) {
+      report('focus', el, `its outline is ${ratio(over(outline, around), around).toFixed(2)}:1 against what is around it (< 3:1)`);
     }
   }
   return problems;

@@ -18,15 +18,15 @@ from typing import Annotated, Any, Literal
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Locator, Page, async_playwright
 from pydantic import BaseModel, Field
 
 from jupyter_mcp.kernel.server import NotebookServer
 from jupyter_mcp.tools import Tool
-from jupyter_mcp.widgets._view import bundle
+from jupyter_mcp.widgets.frontend import bundle
 from tests.browser.gallery import build_gallery
 from tests.browser.layout import layout_problems
-from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.ui import CHROMIUM, CHROMIUM_ARGS, keep
 
 # One browser and one page for the whole module (each test draws into it): a launch is most of the cost.
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -121,8 +121,79 @@ async def test_every_view_is_laid_out_and_readable(
             view = await draw(page, f"{name}-{width}-{theme}", state, width)
             await view.evaluate("el => el.querySelectorAll('details').forEach(d => { d.open = true })")
             problems += [f"{name} at {width}px: {problem}" for problem in await layout_problems(view)]
+            if (name, width) == ("channel-panel", SIDEBAR):  # a kernel with no port: its connection section
+                section = view.locator("details.jmcp-section").filter(has=page.locator(".jmcp-connection"))
+                shot = tmp_path / f"channel-panel-{theme}.png"
+                await section.screenshot(path=shot)
+                keep(shot, "channel-panel-dark.png" if "Dark" in theme else "channel-panel.png")
     if problems:
         await page.screenshot(path=tmp_path / "gallery.png", full_page=True)
+    assert not problems, f"{theme}:\n  " + "\n  ".join(problems)
+
+
+# ---- every button, in every state --------------------------------------------------------------------------
+
+KINDS = """([bundle, theme]) => (async () => {
+  if (!window.jmcp) {
+    const url = URL.createObjectURL(new Blob([bundle], { type: 'text/javascript' }));
+    window.jmcp = await import(url);
+    window.sent = [];
+  }
+  const frame = document.createElement('div');
+  frame.className = 'jmcp frame';
+  frame.dataset.kinds = theme;
+  for (const kind of window.jmcp.ui.BUTTON_KINDS) frame.append(window.jmcp.ui.button(`A ${kind} button`, kind, () => {}));
+  document.getElementById('views').append(frame);
+  return window.jmcp.ui.BUTTON_KINDS;
+})()"""
+
+
+async def button_problems(page: Page, button: Locator) -> list[str]:
+    """Contrast (and geometry) of ``button`` at rest, hovered, focused from the keyboard and pressed."""
+    label = (await button.inner_text()).strip()
+    await page.mouse.move(0, 0)
+    problems = [f"{label} at rest: {p}" for p in await layout_problems(button)]
+    await button.hover()
+    problems += [f"{label} hovered: {p}" for p in await layout_problems(button)]
+    await page.keyboard.press("Shift")  # the last input a key's: focus() shows the keyboard's focus ring
+    await button.focus()
+    assert await button.evaluate("el => el.matches(':focus-visible')"), label
+    problems += [f"{label} focused: {p}" for p in await layout_problems(button)]
+    await button.evaluate("el => el.blur()")
+    await button.hover()
+    await page.mouse.down()  # pressed (:active); released elsewhere, so nothing is clicked
+    problems += [f"{label} pressed: {p}" for p in await layout_problems(button)]
+    await page.mouse.move(0, 0)
+    await page.mouse.up()
+    return problems
+
+
+@pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
+async def test_every_button_variant_reads_in_every_state(
+    gallery: dict[str, dict[str, Any]], page: Page, theme: str
+) -> None:
+    # Issue 34: a hovered Allow, Run or Send read 4.41:1 (a brightness filter dimmed the label with its button).
+    await set_theme(page, theme)
+    kinds = await page.evaluate(KINDS, [bundle(), theme])
+    assert set(kinds) == {"accept", "warn", "default"}
+    buttons = [page.locator(f"[data-kinds='{theme}'] button")]
+    for name, state in gallery.items():  # and every button a view draws, on the background it is drawn on
+        view = await draw(page, f"buttons-{name}-{theme}", state, WIDE)
+        await view.evaluate("el => el.querySelectorAll('details').forEach(d => { d.open = true })")
+        buttons.append(view.locator("button:not(:disabled)"))
+    problems: list[str] = []
+    seen: set[str] = set()
+    for group in buttons:
+        for i in range(await group.count()):
+            button = group.nth(i)
+            look = await button.evaluate(
+                "el => `${el.className} ${el.closest('[class*=jmcp-approval], .jmcp-question')?.className ?? ''}`"
+            )
+            if look in seen or not await button.is_visible():
+                continue
+            seen.add(look)
+            problems += await button_problems(page, button)
+    assert len(seen) >= len(kinds)
     assert not problems, f"{theme}:\n  " + "\n  ".join(problems)
 
 
@@ -144,6 +215,11 @@ FOUND = {
     "word": '<div style="width:120px;overflow-wrap:anywhere"><code>reset_sales({"region":"north"})</code></div>',
     # 4. The dark theme's "destructive" badge at about 2.7:1.
     "contrast": '<div style="background:#424242"><span style="color:#d32f2f;font-size:11px">destructive</span></div>',
+    # Issue 34: a hovered Allow dimmed by a brightness filter, its white label with it (4.41:1).
+    "contrast#filter": '<div style="background:#fff"><button style="background:#1976d2;color:#fff;border:0;'
+    'filter:brightness(0.92)">Allow</button></div>',
+    # A control focused from the keyboard with no ring (checked on the focused element).
+    "focus": '<div><button class="jmcp-test-focus" style="outline:none">Run</button></div>',
     # 6. The history filter bar: 29 px of content in a 28 px box that scrolls.
     "overflow": '<div style="height:28px;overflow:auto"><div style="height:29px">filters</div></div>',
     # 3. The reason field's placeholder cut off.
@@ -161,16 +237,20 @@ FOUND = {
 async def test_the_checks_catch_what_the_issue_found(gallery: dict[str, dict[str, Any]], page: Page) -> None:
     await set_theme(page, "JupyterLab Dark")
     await draw(page, "css", gallery["tool-card"], WIDE)  # loads the stylesheet the snippets use
-    for check, markup in FOUND.items():
-        view = page.locator(f"[data-bad='{check}']")
+    for key, markup in FOUND.items():
+        view = page.locator(f"[data-bad='{key}']")
         await page.evaluate(
-            "([check, markup]) => { const el = document.createElement('div'); el.className = 'jmcp';"
-            " el.style.width = '900px'; el.dataset.bad = check; el.innerHTML = markup;"
+            "([key, markup]) => { const el = document.createElement('div'); el.className = 'jmcp';"
+            " el.style.width = '900px'; el.dataset.bad = key; el.innerHTML = markup;"
             " document.getElementById('views').append(el); }",
-            [check, markup],
+            [key, markup],
         )
+        if key == "focus":
+            await page.keyboard.press("Shift")
+            await view.locator("button").focus()
         found = await layout_problems(view)
-        assert any(problem.startswith(f"{check}:") for problem in found), (check, found)
+        check = key.split("#")[0]
+        assert any(problem.startswith(f"{check}:") for problem in found), (key, found)
 
 
 # ---- the front end's logic: forms, values, content ---------------------------------------------------------

@@ -16,6 +16,7 @@ import pytest
 from playwright.async_api import Locator, expect
 
 from jupyter_mcp import discovery
+from jupyter_mcp.shapes.views import VERSION
 from tests.browser.lab import JupyterLab
 from tests.browser.layout import assert_clean
 from tests.browser.ui import SLOW, LabPage
@@ -108,6 +109,8 @@ async def check_card_history_try_it_toggle(lab: JupyterLab, lab_page: LabPage, a
     # The tool card: name, state, badges, one row per parameter.
     card = page.locator(".jmcp-card").filter(has_text="find_cities")
     await expect(card).to_be_visible(timeout=SLOW)
+    # Drawn by the JupyterLab extension's front end: the page imported none of the kernel's bundle.
+    assert await lab_page.widgets_front_end() == {"offered": VERSION, "imported": 0, "stylesheets": 0}
     header = card.locator(".jmcp-head").first
     for text in ("find_cities", "live", "read-only", "idempotent", "#geo", "timeout 30 s"):
         await expect(header).to_contain_text(text)
@@ -177,11 +180,12 @@ PAGE_SEEN = '''\
 def page_seen() -> dict:
     """What the server panel's page probe heard from the browser."""
     probe = panel.connection.probe
-    return {"origin": probe.origin, "server_root": probe.server_root}'''
+    return {"origin": probe.origin, "server_root": probe.server_root, "base_url": probe.base_url}'''
 
 
 async def test_the_server_panel_learns_where_the_browser_shows_it(lab: JupyterLab, lab_page: LabPage) -> None:
-    """page.js reports the page's origin and JupyterLab's server root (used for configs under JupyterHub)."""
+    """The panel reports the page's origin, JupyterLab's server root and base URL (used for configs under
+    JupyterHub, and for the routes to a kernel that opens no port)."""
     setup = "%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()"
     lab.write_notebook(PAGE_NOTEBOOK, [setup, PAGE_SEEN, "panel = server.panel()\npanel"])
     try:
@@ -189,7 +193,7 @@ async def test_the_server_panel_learns_where_the_browser_shows_it(lab: JupyterLa
         await lab_page.run_all()
         await expect(lab_page.page.locator(".jmcp-panel")).to_be_visible(timeout=SLOW)
         url, token = kernel_endpoint(lab, PAGE_NOTEBOOK)
-        expected = {"origin": f"http://127.0.0.1:{lab.port}", "server_root": str(lab.root)}
+        expected = {"origin": f"http://127.0.0.1:{lab.port}", "server_root": str(lab.root), "base_url": lab.base_url}
         async with http_client(url, token, mode="legacy") as client:
             with anyio.fail_after(30):
                 while (seen := (await client.call_tool("page_seen", {})).structured_content) != expected:

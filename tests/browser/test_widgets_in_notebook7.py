@@ -8,6 +8,7 @@ import pytest
 from playwright.async_api import expect
 
 from jupyter_mcp import discovery
+from jupyter_mcp.shapes.views import VERSION
 from tests.browser.lab import JupyterLab
 from tests.browser.ui import SLOW, LabPage
 from tests.conftest import http_client
@@ -31,6 +32,8 @@ async def test_tool_card_in_notebook_7(lab: JupyterLab, lab_page: LabPage, artif
     await expect(card).to_be_visible(timeout=SLOW)
     await expect(card.locator(".jmcp-head").first).to_contain_text("live")
     await expect(card.locator("table.jmcp-params tbody tr")).to_have_count(1)
+    # Notebook 7 loads the JupyterLab extension too: its front end draws the card.
+    assert await lab_page.widgets_front_end() == {"offered": VERSION, "imported": 0, "stylesheets": 0}
 
     (server,) = [s for s in discovery.read_all(lab.runtime_dir) if s.notebook_path.endswith("notebook7.ipynb")]
     async with http_client(server.url, server.token, mode="auto") as client:

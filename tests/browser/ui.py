@@ -106,6 +106,19 @@ class LabPage:
         if status_bar:
             await self.wait_idle()
 
+    async def widgets_front_end(self) -> dict[str, object]:
+        """How this page draws the notebook widgets: the version of the front end the JupyterLab extension
+        offers (``None`` without it), how many kernel bundles the page imported, and how many copies of
+        the bundle's stylesheet it holds (``labextension/src/widgets/offer.ts``, ``loader.ts``)."""
+        found: dict[str, object] = await self.page.evaluate(
+            """() => ({
+              offered: globalThis[Symbol.for('jupyter-mcp.front-end')]?.version ?? null,
+              imported: globalThis[Symbol.for('jupyter-mcp.front-ends-imported')]?.size ?? 0,
+              stylesheets: document.querySelectorAll('#jupyter-mcp-ui-style').length,
+            })"""
+        )
+        return found
+
     async def set_theme(self, name: str) -> None:
         """Switch to ``JupyterLab Light`` or ``JupyterLab Dark``, and wait until the shell is drawn again.
 

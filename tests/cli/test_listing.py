@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 from jupyter_mcp import discovery
+from jupyter_mcp.cli.hub import HubServer
+from jupyter_mcp.cli.listing import hub_table
 from jupyter_mcp.discovery import PromptSummary, ResourceSummary, ServerInfo, ToolSummary
 from tests.cli.conftest import BIN, cli
 from tests.harness import Kernel
@@ -105,10 +107,15 @@ def test_list_says_which_carrier_reaches_a_notebook(runtime_dir: Path) -> None:
     info = dataclasses.replace(live("5e6f7a8b-2222", "/home/me/pod.ipynb", 5004, [ToolSummary("add")], STARTED), url="")
     discovery.write(dataclasses.replace(info, transport="kernel"), runtime_dir)
 
-    result = cli("list", runtime=runtime_dir)
+    result = cli("list", runtime=runtime_dir, env={"COLUMNS": "80"})
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[:3] == ["/home/me/pod.ipynb", "  url       -", "  carrier   kernel"]
+    assert result.stdout.splitlines()[:4] == [
+        "/home/me/pod.ipynb",
+        "  url       none (the kernel opens no port)",
+        "  route     <jupyter url>/mcp/notebooks/<path>",
+        "  carrier   kernel",
+    ]
     (record,) = json.loads(cli("list", "--json", runtime=runtime_dir).stdout)
     assert (record["transport"], record["url"]) == ("kernel", "")
 
@@ -140,3 +147,52 @@ def test_jupyter_finds_the_mcp_subcommand(runtime_dir: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == []
+
+
+def students(count: int) -> list[HubServer]:
+    return [
+        HubServer(
+            user=f"student{i:02d}",
+            notebook_path=f"stats/week {i}/exercises.ipynb",
+            kernel_id=f"{i:08x}-0000",
+            url=f"https://hub.example.org/user/student{i:02d}/mcp/notebooks/stats/week%20{i}/exercises.ipynb",
+            tools=["load_dataset", "summarize_column", "plot_histogram", "fit_regression"][: 1 + i % 4],
+            clients=i % 3,
+            calls=17 * i,
+        )
+        for i in range(1, count + 1)
+    ]
+
+
+def test_list_hub_fits_an_80_column_terminal() -> None:
+    # Issue 34: `jupyter-mcp list --hub` drew a table about 160 columns wide.
+    servers = students(3)
+    assert hub_table(servers, 80).splitlines()[:8] == [
+        "USER       NOTEBOOK                      TOOLS              CLIENTS  CALLS",
+        "student01  stats/week 1/exercises.ipynb  load_dataset,      1        17",
+        "                                         summarize_column",
+        "  https://hub.example.org/user/student01/mcp/notebooks/stats/week%201/exercises.ipynb",
+        "student02  stats/week 2/exercises.ipynb  load_dataset,      2        34",
+        "                                         summarize_column,",
+        "                                         plot_histogram",
+        "  https://hub.example.org/user/student02/mcp/notebooks/stats/week%202/exercises.ipynb",
+    ]
+    narrow = hub_table(servers, 64).splitlines()
+    assert max(len(line) for line in narrow if not line.startswith("  https://")) <= 64, "\n".join(narrow)
+    assert narrow[:3] == [  # a path breaks after a folder, never inside a name
+        "USER       NOTEBOOK         TOOLS              CLIENTS  CALLS",
+        "student01  stats/week 1/    load_dataset,      1        17",
+        "           exercises.ipynb  summarize_column",
+    ]
+    wide = hub_table(servers, 240).splitlines()
+    assert wide[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL"]
+    assert len(wide) == 4  # a table that fits keeps one line per notebook
+
+
+def test_plain_list_fits_an_80_column_terminal_with_a_kernel_carrier(runtime_dir: Path) -> None:
+    tools = [ToolSummary(f"forecast_region_{i}") for i in range(8)]
+    info = live("5e6f7a8b-2222", "/home/me/projects/quarterly sales/pod.ipynb", 5004, tools, STARTED)
+    discovery.write(dataclasses.replace(info, url="", transport="kernel"), runtime_dir)
+    result = cli("list", runtime=runtime_dir, env={"COLUMNS": "80"})
+    assert result.returncode == 0, result.stderr
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80, result.stdout

@@ -36,6 +36,9 @@ INITIALIZE = {
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
+NOTEBOOK_TOOLS = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
+
+
 def route(hub: Hub, user: str) -> str:
     return hub.user_url(user, "mcp/notebooks", NOTEBOOK)
 
@@ -94,7 +97,8 @@ def test_a_students_server_lists_only_their_own_notebooks(hub: Hub, notebooks: d
     for user in STUDENTS:
         reply = hub.api("GET", f"/user/{user}/api/mcp/servers", token=hub.token(user))
         assert reply.status_code == 200, reply.text
-        (server,) = reply.json()
+        own, server = reply.json()  # the notebook tools (served by the user's server itself), then the kernel's
+        assert (own["kernel_id"], own["transport"], own["notebook_path"]) == ("notebook-tools", "server", None)
         assert (server["kernel_id"], server["notebook_path"]) == (notebooks[user].kernel_id, NOTEBOOK)
     alices_kernel = hub.user_url("bob", "mcp/kernels", notebooks["alice"].kernel_id)
     reply = httpx.post(
@@ -129,8 +133,19 @@ def test_the_instructor_lists_every_students_tools(hub: Hub, notebooks: dict[str
     rows = json.loads(listed.stdout)
     assert [(r["user"], r["notebook_path"], r["tools"]) for r in rows] == [(u, NOTEBOOK, ["whoami"]) for u in STUDENTS]
     assert rows[0]["url"] == route(hub, "alice")
-    table = subprocess.run([JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=env, check=True)
+    wide = {**env, "COLUMNS": "200"}
+    table = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=wide, check=True
+    )
     assert table.stdout.splitlines()[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS", "URL"]
+    terminal = {**env, "COLUMNS": "80"}  # an 80-column terminal: each URL on a line of its own, nothing wider
+    table = subprocess.run(
+        [JUPYTER_MCP, "list", "--hub", hub.url], capture_output=True, text=True, env=terminal, check=True
+    )
+    lines = table.stdout.splitlines()
+    assert lines[0].split() == ["USER", "NOTEBOOK", "TOOLS", "CLIENTS", "CALLS"]
+    assert [line.strip() for line in lines if line.startswith("  http")] == [route(hub, user) for user in STUDENTS]
+    assert max(len(line) for line in lines if not line.startswith("  http")) <= 80, table.stdout
     refused = subprocess.run(
         [JUPYTER_MCP, "list", "--hub", hub.url, "--token", hub.token("bob")],
         capture_output=True,
@@ -198,13 +213,37 @@ async def test_every_student_reaches_all_their_notebooks_and_nobody_elses_at_one
 ) -> None:
     for user in STUDENTS:
         async with http_client(hub.user_url(user, "mcp"), hub.token(user), mode=mode) as client:
-            assert [tool.name for tool in (await client.list_tools()).tools] == ["tools_whoami"]
+            names = [tool.name for tool in (await client.list_tools()).tools]
+            assert [name for name in names if not name.startswith("jupyter_")] == ["tools_whoami"]
+            assert set(names) - {"tools_whoami"} == NOTEBOOK_TOOLS  # the notebook tools, read-only by default
             assert (await client.call_tool("tools_whoami", {})).structured_content == {"result": user}
     async with httpx.AsyncClient(timeout=30) as http:
         bobs = {**HEADERS, "Authorization": f"Bearer {hub.token('bob')}"}
         theirs = await http.post(hub.user_url("alice", "mcp"), json=INITIALIZE, headers=bobs)
     assert theirs.status_code == 403
     assert "serverInfo" not in theirs.text
+
+
+async def test_a_students_agent_sees_only_that_students_notebooks(
+    hub: Hub, notebooks: dict[str, StudentNotebook], mode: str
+) -> None:
+    (hub.home("bob") / "bobs-secret.ipynb").write_text(
+        json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    async with http_client(hub.user_url("alice", "mcp"), hub.token("alice"), mode=mode) as client:
+        listing = await client.call_tool("jupyter_notebooks", {})
+        assert listing.structured_content is not None
+        assert [entry["path"] for entry in listing.structured_content["notebooks"]] == [NOTEBOOK]
+        assert listing.structured_content["mode"] == "read"
+        read = await client.call_tool("jupyter_read", {"path": NOTEBOOK})
+        assert read.structured_content is not None
+        assert read.structured_content["path"] == NOTEBOOK
+        theirs = await client.call_tool("jupyter_read", {"path": "../bob/bobs-secret.ipynb"})
+        assert theirs.is_error
+        assert "not a path under the server's root" in theirs.content[0].text
+        missing = await client.call_tool("jupyter_read", {"path": "bobs-secret.ipynb"})
+        assert missing.is_error
+        assert "no notebook at 'bobs-secret.ipynb'" in missing.content[0].text
 
 
 async def test_a_student_signs_a_client_in_at_their_own_address_and_nobody_else_sees_it(
@@ -221,7 +260,8 @@ async def test_a_student_signs_a_client_in_at_their_own_address_and_nobody_else_
     async with oauth_client(
         url, sdk_provider(url, consent, storage=storage, name=f"Agent of alice ({mode})"), mode=mode
     ) as client:
-        assert [tool.name for tool in (await client.list_tools()).tools] == ["tools_whoami"]
+        names = [tool.name for tool in (await client.list_tools()).tools]
+        assert [name for name in names if not name.startswith("jupyter_")] == ["tools_whoami"]
         assert (await client.call_tool("tools_whoami", {})).structured_content == {"result": "alice"}
     assert "Agent of alice" in consent.pages[0]
     assert storage.tokens is not None

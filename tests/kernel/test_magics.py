@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.harness import Execution, Kernel
+from tests.widgets.htmltext import visible_text
 
 
 def tool_json(kernel: Kernel, name: str) -> dict[str, Any]:
@@ -287,3 +288,42 @@ def test_notebook_call_result_displays_readably(kernel: Kernel) -> None:
     ]
     history = kernel.run("%mcp history").stdout
     assert "Invalid arguments for tool 'add': - a: Input should be a valid integer" in history
+
+
+def test_a_kernel_with_no_port_says_where_clients_reach_it(runtime_dir: Path, tmp_path: Path) -> None:
+    # Issue 34: with transport "kernel" the card read "live at None", %mcp start "running at None".
+    env = {
+        "JUPYTER_RUNTIME_DIR": str(runtime_dir),
+        "JUPYTER_MCP_TRANSPORT": "kernel",
+        "JPY_SESSION_NAME": str(tmp_path / "analysis.ipynb"),
+    }
+    kernel = Kernel(env=env)
+    where = (
+        "over the kernel's channel, through the Jupyter server at <jupyter url>/mcp/notebooks/<path> "
+        "(every notebook: <jupyter url>/mcp)"
+    )
+    try:
+        kernel.run("%load_ext jupyter_mcp\nimport jupyter_mcp\nserver = jupyter_mcp.get_server()").raise_on_error()
+        card = kernel.run('%%mcp_tool\ndef add(a: int, b: int) -> int:\n    """Add."""\n    return a + b')
+        (shown,) = [d for d in card.results + card.displays if "text/html" in d]
+        assert shown["text/plain"].splitlines()[0] == f"MCP tool 'add(a, b)' live {where}"
+        assert f"served {where}" in visible_text(shown["text/html"])
+        assert kernel.run("%mcp start").stdout == f"MCP server running {where}\n"
+        assert kernel.run("%mcp restart").stdout == f"MCP server restarted: running {where}\n"
+        panel = kernel.run("%mcp")
+        assert panel.text.splitlines()[0] == f"MCP server running {where}"
+        (drawn,) = [d for d in panel.results + panel.displays if "text/html" in d]
+        assert "MCP server running over the kernel's channel" in visible_text(drawn["text/html"])
+        config = kernel.value("server.client_config('vscode')")
+        assert config == {
+            "servers": {
+                "analysis": {
+                    "type": "http",
+                    "url": "<jupyter url>/mcp/notebooks/<path>",
+                    "headers": {"Authorization": "token <your Jupyter server's token>"},
+                }
+            }
+        }
+        assert "None" not in card.text + panel.text
+    finally:
+        kernel.shutdown()

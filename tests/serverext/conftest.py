@@ -32,8 +32,9 @@ def jp_base_url() -> str:
 
 @pytest.fixture
 def mcp_settings() -> dict[str, Any]:
-    """``MCPExtensionApp`` traits for a test; override to change them."""
-    return {}
+    """``MCPExtensionApp`` traits for a test; override to change them. The notebook tools (``jupyter_read`` ...)
+    are off here: these tests are about the notebooks' own tools, and ``tests/serverext/notebooks`` about them."""
+    return {"notebook_tools": "off"}
 
 
 @pytest.fixture

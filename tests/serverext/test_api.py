@@ -120,7 +120,10 @@ async def test_config_rejects_bad_requests(jp_fetch: Any, params: dict[str, str]
     assert reason in json.loads(response.body)["message"]
 
 
-@pytest.mark.parametrize("mcp_settings", [{"config_includes_token": False, "public_url": "https://hub.example.org/"}])
+@pytest.mark.parametrize(
+    "mcp_settings",
+    [{"config_includes_token": False, "public_url": "https://hub.example.org/", "notebook_tools": "off"}],
+)
 async def test_config_can_leave_the_token_out_and_use_a_public_url(jp_fetch: Any) -> None:
     reply = await get_json(jp_fetch, "api", "mcp", "config", client="cursor", notebook="a b.ipynb")
     url = f"https://hub.example.org{BASE_URL}mcp/notebooks/a%20b.ipynb"

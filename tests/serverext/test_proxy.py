@@ -103,7 +103,7 @@ async def test_progress_reaches_the_client_before_the_result(
     assert results[0].structured_content == {"result": "done"}
 
 
-@pytest.mark.parametrize("mcp_settings", [{"keepalive_interval": 0.2}])
+@pytest.mark.parametrize("mcp_settings", [{"keepalive_interval": 0.2, "notebook_tools": "off"}])
 async def test_sessions_headers_and_keepalives_pass_through(
     notebook: Notebook, server_url: str, jupyter_token: str
 ) -> None:

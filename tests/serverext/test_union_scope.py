@@ -73,8 +73,25 @@ async def test_a_scope_shows_a_client_only_the_notebooks_it_names(
     async with jupyter_client(f"{server_url}mcp?notebooks=ops", jupyter_token, mode=mode) as client:
         refused = await client.call_tool("sales_whoami", {})
         assert refused.is_error
-        assert "Unknown tool: 'sales_whoami'" in refused.content[0].text  # type: ignore[union-attr]
+        assert refused.content[0].text == (  # type: ignore[union-attr]
+            "Unknown tool: 'sales_whoami'. Notebooks serving tools: ops/daily.ipynb (daily_…), ops/sales.ipynb (ops_sales_…)"
+        )
         assert (await client.call_tool("daily_whoami", {})).structured_content == {"result": "ops/daily.ipynb"}
+
+
+async def test_an_unknown_name_says_when_no_notebook_serves(
+    jp_fetch: Any, server_url: str, jupyter_token: str, mode: str
+) -> None:
+    # Issue 34: it read "Notebooks serving tools: no notebook in every notebook".
+    async with jupyter_client(f"{server_url}mcp", jupyter_token, mode=mode) as client:
+        refused = await client.call_tool("sales_whoami", {})
+        assert refused.is_error
+        assert refused.content[0].text == "Unknown tool: 'sales_whoami'. No notebook is serving tools."  # type: ignore[union-attr]
+    async with jupyter_client(f"{server_url}mcp?notebooks=reports/,q1.ipynb", jupyter_token, mode=mode) as client:
+        refused = await client.call_tool("sales_whoami", {})
+        assert refused.content[0].text == (  # type: ignore[union-attr]
+            "Unknown tool: 'sales_whoami'. No notebook in this client's scope (q1.ipynb, reports/) is serving tools."
+        )
 
 
 async def test_a_bad_scope_is_refused_with_a_reason(jp_fetch: Any, server_url: str, jupyter_token: str) -> None:

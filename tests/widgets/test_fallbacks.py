@@ -30,7 +30,7 @@ def test_nbconvert_html_shows_the_snapshots_and_no_token(runtime_dir: Path) -> N
     notebook.cells.pop()  # the cell that printed the token on purpose
     html, _resources = HTMLExporter().from_notebook_node(notebook)
     text = visible_text(html)
-    assert "add live read-only worker thread · no timeout" in text
+    assert "add live read-only worker thread until proven quick · no timeout" in text
     assert "parameter type required default constraints description a int required b int optional 2" in text
     assert "MCP server running at http://127.0.0.1:" in text
     assert "✓ ok" in text

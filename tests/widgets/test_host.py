@@ -11,6 +11,7 @@ from typing import Any
 import mcp_types as mt
 import pytest
 
+from jupyter_mcp.endpoints import Endpoint
 from jupyter_mcp.hubenv import BrowserPage
 from jupyter_mcp.tools import CallHistory, ToolServer
 from jupyter_mcp.tools.calls.path import NOTEBOOK
@@ -37,6 +38,9 @@ class PlainHost(ToolServer):
     @property
     def token(self) -> str:
         return "plain-token"
+
+    def endpoint(self, page: BrowserPage | None = None) -> Endpoint | None:
+        return Endpoint("http://127.0.0.1:1/mcp")
 
     def client_config(self, client: str = "claude", page: BrowserPage | None = None) -> dict[str, Any]:
         return {"mcpServers": {"plain": {"url": self.url}}}

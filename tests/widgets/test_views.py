@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from pathlib import Path
 from typing import Any, Literal
 
 import ipywidgets as widgets
@@ -13,6 +15,8 @@ from jupyter_mcp.kernel.display import card as tool_card
 from jupyter_mcp.kernel.display import install_formatter
 from jupyter_mcp.kernel.server import NotebookServer
 from jupyter_mcp.tools import ToolError
+from jupyter_mcp.tools.calls import executors
+from jupyter_mcp.tools.calls.executors import INLINE_AFTER
 from jupyter_mcp.widgets import ServerPanel
 from tests.widgets.conftest import eventually
 from tests.widgets.htmltext import visible_text
@@ -71,7 +75,37 @@ def test_card_says_what_the_tool_is(server: NotebookServer) -> None:
     assert (component["try_label"], component["show_schemas"]) == ("Run", True)
     shout = tool_card(server, server.tools["shout"]).component
     assert "destructive" in [b["text"] for b in shout["badges"]]
-    assert shout["facts"] == "worker thread · no timeout"
+    assert shout["facts"] == "worker thread until proven quick · no timeout"
+
+
+def test_a_quick_sync_tools_card_says_it_moved_to_the_servers_loop_and_why(
+    server: NotebookServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 34: the card said "worker thread" after the tool had moved to the server's loop.
+    monkeypatch.setattr(executors, "QUICK_RUN", 0.02)  # a busy test machine must not break the streak
+    monkeypatch.setattr(executors, "SLOW_INLINE", 0.1)
+    pause = [0.0]
+
+    @server.tool
+    def echo(text: str) -> str:
+        """Say it back."""
+        time.sleep(pause[0])
+        return text
+
+    card = tool_card(server, server.tools["echo"])
+    assert card.component["facts"] == "worker thread until proven quick · no timeout"
+    for _ in range(INLINE_AFTER):
+        call(server, "echo", text="hi")
+    proven = "server's event loop: proven quick (16 runs under 0.5 ms) · no timeout"
+    eventually(lambda: card.component["facts"] == proven, what="the card says the tool moved")
+    assert proven in visible_text(card.fallback_html())
+    pause[0] = 0.3
+    call(server, "echo", text="slow")  # one slow run on the loop sends it back to the workers for good
+    demoted = "worker thread: a run on the server's loop took over 2 ms · no timeout"
+    eventually(lambda: card.component["facts"] == demoted, what="the card says it went back")
+    server.settings.inline_quick_tools = False
+    register(server)
+    assert tool_card(server, server.tools["shout"]).component["facts"] == "worker thread · no timeout"
 
 
 def test_card_header_shows_task_support_and_parameter_headers(server: NotebookServer) -> None:
@@ -270,6 +304,38 @@ def test_connection_hides_the_token_until_revealed(server: NotebookServer) -> No
     assert token not in widget_state(panel)
 
 
+def test_a_kernel_with_no_port_shows_the_jupyter_servers_routes(runtime_dir: Path, tmp_path: Path) -> None:
+    # Issue 34: with transport "kernel" the panel said "not running" and gave no config.
+    server = NotebookServer(transport="kernel")
+    server.notebook_path = str(tmp_path / "reports" / "q1 sales.ipynb")
+    try:
+        register(server)
+        panel = ServerPanel(server)
+        assert (panel.header["url"], panel.header["channel"]) == (None, True)
+        assert panel.connection_state["url"] == "<jupyter url>/mcp/notebooks/<path>"
+        assert "sidebar shows these addresses filled in" in panel.connection_state["channel"]
+        page = {"origin": "https://lab.example.org", "server_root": str(tmp_path), "base_url": "/user/ann/"}
+        browser(panel, "page", **page)  # what the panel's front end says once it is shown
+        route = "https://lab.example.org/user/ann/mcp/notebooks/reports/q1%20sales.ipynb"
+        connection = panel.connection_state
+        assert (connection["url"], connection["token"]) == (route, None)
+        assert connection["channel"] == (
+            'This kernel opens no port (`JupyterMCP.transport = "kernel"`): clients connect through the Jupyter '
+            "server, which carries MCP over the kernel's channel, with the Jupyter server's token. Every notebook's "
+            "tools are at `https://lab.example.org/user/ann/mcp`."
+        )
+        browser(panel, "client", client="vscode")
+        assert json.loads(panel.connection_state["config"])["servers"]["q1-sales"] == {
+            "type": "http",
+            "url": route,
+            "headers": {"Authorization": "token <your Jupyter server's token>"},
+        }
+        assert panel.connection_state["copy"] == panel.connection_state["config"]  # no token of the kernel's in it
+        assert server.token not in widget_state(panel)
+    finally:
+        server.stop()
+
+
 def test_a_bad_message_from_the_browser_is_refused_quietly(
     server: NotebookServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -306,7 +372,12 @@ def test_fallbacks_for_front_ends_without_widgets(server: NotebookServer) -> Non
     call(server, "add", a=1)
     panel = ServerPanel(server)
     text = panel._repr_mimebundle_()[0]["text/plain"]
-    assert text.splitlines()[:4] == [f"MCP server: {server.url}", "tools: add, shout", "clients: none", "calls: 1"]
+    assert text.splitlines()[:4] == [
+        f"MCP server running at {server.url}",
+        "tools: add, shout",
+        "clients: none",
+        "calls: 1",
+    ]
     assert "ok        add(a=1)" in text
     snapshot = visible_text(panel.fallback_html())
     assert "MCP server running at" in snapshot

@@ -14,7 +14,7 @@ import json
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Protocol
 
 from jupyter_mcp._wire.errors import HttpError
 from jupyter_mcp._wire.frames import PIECE, RequestFrame, from_text, pieces
@@ -119,10 +119,21 @@ class ChannelExchange:
         return await self._pieces.get()
 
 
-class ChannelResponse:
-    """Status, headers (names in lower case, as ``_wire.http.Response`` has them) and the body's pieces."""
+class Pieces(Protocol):
+    """Where a response's body comes from, piece by piece (``None``: the end; an ``HttpError``: it broke)."""
 
-    def __init__(self, exchange: ChannelExchange, status: int, fields: list[tuple[str, str]]) -> None:
+    jsonrpc_id: Any
+
+    async def next_piece(self) -> bytes | HttpError | None: ...
+
+    def close(self) -> None: ...
+
+
+class ChannelResponse:
+    """Status, headers (names in lower case, as ``_wire.http.Response`` has them) and the body's pieces, as
+    they arrive from the kernel channel (or from an app in this process: ``inprocess``)."""
+
+    def __init__(self, exchange: Pieces, status: int, fields: list[tuple[str, str]]) -> None:
         self._exchange = exchange
         self.status = status
         self.reason = _reason(status)

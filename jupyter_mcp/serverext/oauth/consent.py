@@ -48,6 +48,14 @@ _templates = Environment(
 )
 
 
+MODE_LABELS = {
+    "off": "None: no notebook tools",
+    "read": "Read: list and read notebooks",
+    "edit": "Edit: also edit and create notebooks",
+    "run": "Run: also run cells",
+}
+
+
 @dataclass(frozen=True)
 class NotebookToolModes:
     """The agent notebook tools' modes a grant may choose from (none: the server has no such tools)."""
@@ -137,6 +145,7 @@ class ConsentHandler(ExtensionHandlerMixin, JupyterHandler):
             "durations": DURATIONS,
             "default_duration": DEFAULT_DURATION,
             "notebook_tools": self.notebook_tools(),
+            "mode_labels": MODE_LABELS,
             "request_id": pending.request_id,
             "xsrf_form_html": self.xsrf_form_html(),
             "error": error,

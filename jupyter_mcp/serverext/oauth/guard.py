@@ -57,7 +57,11 @@ class SignInGuard(JupyterHandler):
         """What a kernel is told about the signed-in client of this request (``None``: not one)."""
         if self.grant is None:
             return None
-        return SignedIn(client=self.grant.client_name, read_only=WRITE_SCOPE not in self.granted_scopes)
+        return SignedIn(
+            client=self.grant.client_name,
+            read_only=WRITE_SCOPE not in self.granted_scopes,
+            notebook_tools=self.grant.choices.notebook_tools,
+        )
 
     async def prepare(self) -> None:  # type: ignore[override]
         signin = self.sign_in()

@@ -66,7 +66,7 @@ async def describe(union: Union, base_url: str) -> UnionReply:
     view = await union.catalog.view(members, "tools/list", LATEST_MODERN_VERSION, "{}")
     return {
         "route": union_route(base_url),
-        "notebooks": [_notebook(member, view) for member in members],
+        "notebooks": [_notebook(member, view) for member in members if not member.bare],
         "renamed": [f"{original!r} of {key} is {name}" for key, original, name in view.renamed],
         "clients": [client_entry(client) for client in union.clients()],
         "read_only_clients": sorted(union.read_only_clients),

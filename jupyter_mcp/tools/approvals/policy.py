@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types as mt
 
+from jupyter_mcp.shapes.status import ApprovalDetail
 from jupyter_mcp.tools import signedin
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.calls.context import CallScope, Context
@@ -213,7 +214,7 @@ class Approvals:
         client = scope.client.name if scope.client is not None else None
         self._refuse_if_limited(tool, client, scope.call_id)
         if self.needs_confirm(tool):
-            await self._confirm(tool, arguments, scope, client)
+            await self._confirm(tool.name, arguments, scope, client)
         # A thread cannot be cancelled: for a sync tool the pause only sets the call's cancel event.
         cancel = asyncio.timeout(None) if tool.is_async else None
         try:
@@ -258,18 +259,33 @@ class Approvals:
         with self._lock:
             self._running.pop(scope.call_id, None)
 
-    async def _confirm(self, tool: Tool, arguments: dict[str, Any], scope: CallScope, client: str | None) -> None:
+    async def approve(self, scope: CallScope, arguments: dict[str, Any], detail: ApprovalDetail | None) -> None:
+        """A running tool asks the notebook user to allow what it is about to do (``ctx.ask_approval``): returns
+        once allowed; a denial or a timeout is a ``ToolError``. A call from the notebook itself passes."""
+        if scope.request is None:
+            return
+        client = scope.client.name if scope.client is not None else None
+        await self._confirm(scope.tool_name, arguments, scope, client, detail)
+
+    async def _confirm(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        scope: CallScope,
+        client: str | None,
+        detail: ApprovalDetail | None = None,
+    ) -> None:
         started = time.time()
         if self.unattended is not None:
             verdict: Verdict = "allowed" if self.unattended == "run" else "denied"
             self._decided(scope.call_id, Decision(verdict, "unattended", started))
             if verdict == "denied":
-                raise ToolError(_denial(tool.name, "unattended", None))
+                raise ToolError(_denial(name, "unattended", None))
             return
         if client is not None and self.permissions().get(client, 0) > started:
             self._decided(scope.call_id, Decision("allowed", "permission", started))
             return
-        pending = PendingCall(scope.call_id, tool.name, arguments, client)
+        pending = PendingCall(scope.call_id, name, arguments, client, detail)
         with self._lock:
             self._pending[pending.id] = pending
         self._changed()
@@ -287,7 +303,7 @@ class Approvals:
         now = time.time()
         self._decided(scope.call_id, Decision(verdict, via, now, reason, now - started))
         if verdict == "denied":
-            raise ToolError(_denial(tool.name, via, reason))
+            raise ToolError(_denial(name, via, reason))
         if minutes is not None and client is not None:
             with self._lock:
                 self._permissions[client] = now + minutes * 60

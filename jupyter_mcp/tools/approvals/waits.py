@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import mcp_types as mt
 
-from jupyter_mcp.shapes.status import PendingEntry, QuestionEntry, WaitEntry, WaitKind
+from jupyter_mcp.shapes.status import ApprovalDetail, PendingEntry, QuestionEntry, WaitEntry, WaitKind
 from jupyter_mcp.tools.calls.calltext import call_text
 from jupyter_mcp.tools.calls.events import Verdict, Via
 
@@ -67,9 +67,17 @@ class PendingCall(NotebookWait[Decided]):
 
     kind: WaitKind = "approval"
 
-    def __init__(self, call_id: str, tool: str, arguments: dict[str, Any], client: str | None) -> None:
+    def __init__(
+        self,
+        call_id: str,
+        tool: str,
+        arguments: dict[str, Any],
+        client: str | None,
+        detail: ApprovalDetail | None = None,
+    ) -> None:
         super().__init__(call_id, tool, client)
         self.arguments = arguments
+        self.detail = detail
 
     def allow(self, *, minutes: float | None = None, via: Via = "cell") -> None:
         """Let the call run; ``minutes=N`` also lets this client's next calls run unasked for N minutes."""
@@ -86,7 +94,8 @@ class PendingCall(NotebookWait[Decided]):
         return await self._wait(within, ("denied", "timeout", f"no answer within {within:g} s", None))
 
     def describe(self) -> PendingEntry:
-        return {**super().describe(), "arguments": self.arguments, "call": call_text(self.tool, self.arguments)}
+        call = call_text(self.tool, self.arguments)
+        return {**super().describe(), "arguments": self.arguments, "call": call, "detail": self.detail}
 
     def __repr__(self) -> str:
         return f"PendingCall({self.tool!r}, client {self.client!r}, arguments {self.arguments!r})"

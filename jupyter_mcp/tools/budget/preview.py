@@ -192,8 +192,17 @@ def _text(text: str, limit: int, cut: _Cut, where: str) -> str:
     if len(text) <= limit:
         return text
     head, tail = limit // 2, limit - limit // 2
-    omitted = len(text) - head - tail
     cut.add(f"{where}: first {head:,} and last {tail:,} of {len(text):,} characters")
+    return head_and_tail(text, limit)
+
+
+def head_and_tail(text: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else its head and tail with a marker saying how much
+    was left out between them (and that the full text is at the link)."""
+    if len(text) <= limit:
+        return text
+    head, tail = limit // 2, limit - limit // 2
+    omitted = len(text) - head - tail
     marker = f"\n[… {omitted:,} characters left out here; the full text is at the link …]\n"
     return text[:head] + marker + text[-tail:]
 

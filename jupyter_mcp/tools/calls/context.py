@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast, get_args
 
@@ -16,6 +16,7 @@ from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel
 
+from jupyter_mcp.shapes.status import ApprovalDetail
 from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.calls import inputs
 from jupyter_mcp.tools.calls.events import ClientInfo, LogEvent, LogLevel, ProgressEvent
@@ -83,9 +84,11 @@ class CallScope:
 
 
 class NotebookUser(Protocol):
-    """Asks the person at the notebook (``Approvals.ask``)."""
+    """Asks the person at the notebook (``Approvals.ask``, ``Approvals.approve``)."""
 
     async def ask(self, scope: CallScope, message: str, schema: dict[str, Any]) -> mt.ElicitResult: ...
+
+    async def approve(self, scope: CallScope, arguments: dict[str, Any], detail: ApprovalDetail | None) -> None: ...
 
 
 class _Done:
@@ -276,6 +279,27 @@ class Context(Injected):
             return cast(mt.ElicitResult, _Pending(asking, self._scope.loop))
         # A sync tool: this thread waits for the answer; the server keeps serving.
         return asyncio.run_coroutine_threadsafe(asking, self._scope.loop).result()
+
+    def ask_approval(self, arguments: Mapping[str, Any], detail: ApprovalDetail | None = None) -> Any:
+        """Wait until the notebook user allows what this call is about to do (Allow, Allow for N min, Deny).
+
+        It waits with the server's other calls for approval (JupyterLab's notification, the sidebar, a
+        chat card), shown as this tool called with ``arguments`` and with ``detail`` (a diff, or code to
+        run). Returns once allowed; a denial, the pause or nobody answering within ``approval_timeout``
+        raises ``ToolError`` (the client sees why). A call from the notebook itself is its user's own and
+        passes at once. Async tools ``await`` it.
+
+        Example::
+
+            await ctx.ask_approval({"table": name}, {"kind": "code", "title": "Drop a table", "text": sql})
+        """
+        user = self._scope.notebook_user
+        if user is None:
+            raise ToolError("ask_approval needs a server with a notebook user; this call has none")
+        waiting = user.approve(self._scope, dict(arguments), detail)
+        if self._scope.is_async:
+            return _Pending(waiting, self._scope.loop)
+        return asyncio.run_coroutine_threadsafe(waiting, self._scope.loop).result()
 
     def _ask(self, request: InputRequest, answer_type: type[_AnswerT]) -> _AnswerT:
         coro = self._answer(request, answer_type)

@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from jupyter_mcp.tools.identity import ByIdentity
 
@@ -37,6 +37,7 @@ QUICK_RUN = 0.0005
 SLOW_INLINE = 0.002
 """Seconds an inline run may take; a longer one sends its function back to the workers for good."""
 _DEMOTED = -1
+QuickState = Literal["learning", "proven", "demoted", "off"]
 
 
 class QuickRuns:
@@ -57,6 +58,14 @@ class QuickRuns:
     def proven(self, fn: Callable[..., Any]) -> bool:
         """Whether ``fn`` runs inline now (the server's setting allowing)."""
         return self._count(fn) >= INLINE_AFTER and self.enabled()
+
+    def state(self, fn: Callable[..., Any]) -> QuickState:
+        """Where ``fn`` stands: ``learning`` (in a worker, timed), ``proven`` (inline), ``demoted`` (a worker
+        for good), or ``off`` (the server's setting keeps every sync function in a worker)."""
+        if not self.enabled():
+            return "off"
+        count = self._count(fn)
+        return "demoted" if count == _DEMOTED else "proven" if count >= INLINE_AFTER else "learning"
 
     def ran(self, fn: Callable[..., Any], seconds: float, *, inline: bool) -> None:
         """Count one run of ``fn`` that took ``seconds``."""

@@ -16,7 +16,7 @@ import anyio
 from jupyter_mcp.shapes.status import RunOn
 from jupyter_mcp.tools.calls.context import CallScope
 from jupyter_mcp.tools.calls.events import LateResult
-from jupyter_mcp.tools.calls.executors import Executor, QuickRuns, UnavailableExecutor, WorkerExecutor
+from jupyter_mcp.tools.calls.executors import Executor, QuickRuns, QuickState, UnavailableExecutor, WorkerExecutor
 from jupyter_mcp.tools.components.function import BoundCall, ParsedFunction
 from jupyter_mcp.tools.errors import ToolTimeoutError
 
@@ -43,6 +43,13 @@ class Runnable(Protocol):
     def run_on(self) -> RunOn: ...
 
 
+def may_run_inline(runnable: Runnable) -> bool:
+    """A sync function in a worker, with no timeout (nothing may abandon it) and no Context (a Context
+    waits on the loop): once proven quick it runs on the loop's thread (``QuickRuns``)."""
+    sync = not runnable.is_async and runnable.timeout is None
+    return sync and runnable.run_on == "worker" and not runnable.parsed.injected
+
+
 class Execution:
     """The executors (``"worker"``, ``"main"``) and hooks every call's function runs with."""
 
@@ -64,7 +71,7 @@ class Execution:
             if runnable.is_async:
                 return await executor.run_async(self._async_thunk(runnable, bound, scope))
             thunk = self._sync_thunk(runnable, bound, scope, None)
-            if runnable.run_on != "worker" or runnable.parsed.injected:  # a Context waits on the loop: never inline
+            if not may_run_inline(runnable):
                 return await executor.run_sync(thunk)
             return await self._quick_or_worker(runnable.fn, thunk, executor)
         late = _LateWatch(lambda event: self._on_late(scope.call_id, event))
@@ -77,6 +84,11 @@ class Execution:
         scope.cancel_event.set()
         kind = "it was cancelled" if runnable.is_async else "its late result will be discarded"
         raise ToolTimeoutError(f"Tool {runnable.name!r} timed out after {runnable.timeout:g}s (its timeout); {kind}")
+
+    def quick_state(self, runnable: Runnable) -> QuickState | None:
+        """Whether ``runnable``'s calls may leave the worker for the loop's thread, and where that stands
+        (``QuickRuns.state``); ``None`` when they never may (async, a Context, a timeout, ``run_on="main"``)."""
+        return self.quick.state(runnable.fn) if may_run_inline(runnable) else None
 
     async def _quick_or_worker(self, fn: Callable[..., Any], thunk: Callable[[], Any], executor: Executor) -> Any:
         """``thunk`` on the loop's thread if ``fn`` is proven quick, else in a worker, timed there."""

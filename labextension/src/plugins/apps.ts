@@ -6,6 +6,7 @@ import { Widget } from '@lumino/widgets';
 
 import { IServerAddress } from '../apphost/host';
 import { mcpIcon } from '../icon';
+import { kernelServers } from '../agents';
 import { IMCPServers } from '../tokens';
 
 export const OPEN_APPS = 'jupyter-mcp:open-apps';
@@ -26,7 +27,7 @@ export const appsPlugin: JupyterFrontEndPlugin<void> = {
     const jupyterFetch = (input: string | URL, init?: RequestInit): Promise<Response> =>
       ServerConnection.makeRequest(String(input), init ?? {}, settings);
     const notebooks = (): IServerAddress[] =>
-      servers.servers.map(server => ({
+      kernelServers(servers).map(server => ({
         label: server.notebook_path ? PathExt.basename(server.notebook_path) : `kernel ${server.kernel_id}`,
         url: URLExt.join(settings.baseUrl, 'mcp/kernels', server.kernel_id),
         fetch: jupyterFetch

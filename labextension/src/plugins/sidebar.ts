@@ -1,5 +1,6 @@
 import { ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { NotebookToolsModel } from '../agents';
 import { mcpIcon } from '../icon';
 import { ToolsPanel } from '../panel';
 import { IMCPServers, IMCPSidebar, PANEL_ID } from '../tokens';
@@ -16,8 +17,10 @@ export const sidebarPlugin: JupyterFrontEndPlugin<IMCPSidebar> = {
   optional: [ILayoutRestorer],
   provides: IMCPSidebar,
   activate: (app: JupyterFrontEnd, servers: IMCPServers, restorer: ILayoutRestorer | null): IMCPSidebar => {
-    const panel = new ToolsPanel(servers, (server, tool) =>
-      app.commands.execute(OPEN_APPS, { kernel_id: server.kernel_id, tool: tool.name })
+    const panel = new ToolsPanel(
+      servers,
+      (server, tool) => app.commands.execute(OPEN_APPS, { kernel_id: server.kernel_id, tool: tool.name }),
+      new NotebookToolsModel()
     );
     panel.id = PANEL_ID;
     panel.title.icon = mcpIcon;

@@ -8,7 +8,7 @@
 import { callCode, h } from './dom';
 import { button } from './controls';
 import { SchemaForm } from './form';
-import { IPendingEntry, IQuestionEntry } from '../types';
+import { IApprovalDetail, IPendingEntry, IQuestionEntry } from '../types';
 
 /** Minutes "Allow this client for N min" offers first. */
 export const ALLOW_FOR_MINUTES = 10;
@@ -27,6 +27,22 @@ export function pendingText(pending: IPendingEntry): string {
 export function questionText(question: IQuestionEntry): string {
   const client = question.client ? ` (for ${question.client})` : '';
   return `${question.tool} asks you${client}: ${question.message}`;
+}
+
+/**
+ * What a waiting call will do, when its tool says: an edit's diff (added lines marked `+`, removed `-`,
+ * each op on an `@@` line) or the code a run will run, in a scrolling block of its own.
+ */
+export function approvalDetail(detail: IApprovalDetail): HTMLElement {
+  const body = h('pre', `jmcp-approval-detail jmcp-detail-${detail.kind}`);
+  for (const line of detail.text.split('\n')) {
+    const mark = detail.kind === 'diff' ? line.charAt(0) : '';
+    const kind = mark === '+' ? 'add' : mark === '-' ? 'del' : mark === '@' ? 'op' : 'same';
+    body.append(h('span', `jmcp-line jmcp-line-${kind}`, line), '\n');
+  }
+  body.tabIndex = 0; // scrollable with the keyboard
+  body.setAttribute('aria-label', detail.title);
+  return h('div', 'jmcp-approval-what', h('div', 'jmcp-approval-title', detail.title), body);
 }
 
 /** One waiting call with its three answers; answering disables the buttons until the view drops it. */
@@ -70,6 +86,7 @@ export class ApprovalControl {
     this._error.setAttribute('role', 'alert');
     this.node.append(
       who,
+      pending.detail ? approvalDetail(pending.detail) : '',
       h('div', 'jmcp-actions', allow, forMinutes),
       h('div', 'jmcp-actions jmcp-deny-line', this._reason, deny),
       this._error

@@ -8,7 +8,9 @@
 import { h, titled } from './dom';
 import { STATUS_ICONS } from './format';
 
-export type ButtonKind = 'accept' | 'warn' | 'default' | 'quiet';
+/** Every kind of button (the browser tests check each in every state, light and dark). */
+export const BUTTON_KINDS = ['accept', 'warn', 'default'] as const;
+export type ButtonKind = (typeof BUTTON_KINDS)[number];
 
 export function badge(text: string, kind = '', title = ''): HTMLElement {
   return titled(h('span', kind ? `jmcp-badge jmcp-badge-${kind}` : 'jmcp-badge', text), title);

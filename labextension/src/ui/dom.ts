@@ -41,7 +41,8 @@ export function richText(text: string, className = ''): HTMLSpanElement {
   const node = h('span', className);
   text.split('`').forEach((part, index) => {
     if (part) {
-      node.append(index % 2 === 1 ? h('code', '', part) : part);
+      // A URL in backticks may break after its slashes, as an endpoint does, never inside a name.
+      node.append(index % 2 === 1 ? (part.includes('://') ? uriCode(part) : h('code', '', part)) : part);
     }
   });
   return node;

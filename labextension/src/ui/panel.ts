@@ -100,8 +100,12 @@ export class PanelView {
   }
 
   private _headerParts(header: IHeader): Node[] {
-    const dot = h('span', header.url ? 'jmcp-dot jmcp-dot-on' : 'jmcp-dot');
-    const where = header.url ? h('span', '', 'running at ', uriCode(header.url, 'jmcp-url')) : muted('not running');
+    const dot = h('span', header.url || header.channel ? 'jmcp-dot jmcp-dot-on' : 'jmcp-dot');
+    const where = header.url
+      ? h('span', '', 'running at ', uriCode(header.url, 'jmcp-url'))
+      : header.channel
+        ? h('span', '', "running over the kernel's channel")
+        : muted('not running');
     const title = h('div', 'jmcp-panel-title', dot, h('b', '', 'MCP server'), ' ', where);
     if (header.paused) {
       title.append(' ', h('span', 'jmcp-badge jmcp-badge-paused', 'paused'));
@@ -138,7 +142,9 @@ export class PanelView {
       () => this._handlers.reveal(!connection.revealed),
       'Show the token and the copy buttons'
     );
-    const token = h('span', 'jmcp-token', h('code', '', connection.token ?? '••••••••••••'), reveal);
+    const token = connection.channel
+      ? muted("the Jupyter server's token")
+      : h('span', 'jmcp-token', h('code', '', connection.token ?? '••••••••••••'), reveal);
     if (connection.token) {
       token.append(copyButton(() => connection.token ?? ''));
     }
@@ -156,7 +162,14 @@ export class PanelView {
       h('span', 'jmcp-endpoint-label', 'token'),
       h('div', 'jmcp-endpoint-value', token)
     );
-    return [endpoint, heading('Clients'), clientsTable(clients, this._handlers), ...this._configParts(connection)];
+    const channel = connection.channel ? [h('div', 'jmcp-where', richText(connection.channel, 'jmcp-muted'))] : [];
+    return [
+      endpoint,
+      ...channel,
+      heading('Clients'),
+      clientsTable(clients, this._handlers),
+      ...this._configParts(connection)
+    ];
   }
 
   private _configParts(connection: IConnection): Node[] {

@@ -6,6 +6,8 @@
 
 import { IPendingEntry, IQuestionEntry } from '../types';
 
+export const VERSION = '0.1.0';
+
 export type ComponentKind = 'tool' | 'resource' | 'prompt';
 
 export type ComponentStatus = 'live' | 'disabled' | 'replaced' | 'removed';
@@ -151,6 +153,7 @@ export interface IClientRow {
 /** Where clients connect; the token is here only once the notebook user reveals it. */
 export interface IConnection {
   url: string | null;
+  channel: string;
   token: string | null;
   revealed: boolean;
   client: string;
@@ -177,6 +180,7 @@ export interface IHistory {
 /** The panel's first line. */
 export interface IHeader {
   url: string | null;
+  channel: boolean;
   paused: boolean;
   counts: string;
   pausable: boolean;
@@ -194,4 +198,12 @@ export interface IPanelState {
   detail: ICallDetail | null;
   pending: IPendingEntry[];
   questions: IQuestionEntry[];
+}
+
+/** The kernel's front-end model, one per kernel, which every card and panel names (their `_front_end`):
+the bundle that draws them where the page offers no front end of its own (no JupyterLab extension). */
+export interface IFrontEndState {
+  bundle: string;
+  version: string;
+  digest: string;
 }

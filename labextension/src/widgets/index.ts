@@ -1,27 +1,13 @@
 /**
- * The notebook widgets' front end (an anywidget ES module, bundled with its stylesheet into
- * `jupyter_mcp/widgets/static/widgets.js`): the kernel syncs a card's or the server panel's data
- * (`ICardState`, `IPanelState`), this draws it with the component set and sends the user's actions
- * back as messages (`{action: ..., ...}`).
+ * The notebook widgets' front end as a kernel sends it (bundled with its stylesheet into
+ * `jupyter_mcp/widgets/static/widgets.js`; the loader imports it where the page offers no front end of
+ * its own): `render` with the component set's stylesheet put in the page once.
  */
 import css from '../../style/ui.css';
-import { CardView, ICardState, IPanelState, PanelView } from '../ui';
+import { IRenderProps, render as draw } from './render';
 
 /** The component set itself, for a page that draws with it directly (an MCP App document, the tests). */
 export * as ui from '../ui';
-
-/** The part of anywidget's model a view uses. */
-export interface IModel {
-  get(name: string): unknown;
-  on(event: string, callback: () => void): void;
-  off(event: string, callback: () => void): void;
-  send(content: { [key: string]: unknown }): void;
-}
-
-interface IRenderProps {
-  model: IModel;
-  el: HTMLElement;
-}
 
 const STYLE_ID = 'jupyter-mcp-ui-style';
 
@@ -36,107 +22,9 @@ function ensureStyle(root: HTMLElement): void {
   }
 }
 
-type Send = (action: string, content?: { [key: string]: unknown }) => void;
-
-function cardView(send: Send): CardView {
-  return new CardView({
-    enable: enabled => send('enable', { enabled }),
-    run: values => send('run', { arguments: values }),
-    reread: () => send('reread'),
-    allow: (id, minutes) => send('allow', { call_id: id, minutes: minutes ?? null }),
-    deny: (id, reason) => send('deny', { call_id: id, reason }),
-    answer: (id, values) => send('answer', { call_id: id, values }),
-    decline: id => send('decline', { call_id: id })
-  });
-}
-
-function panelView(send: Send): PanelView {
-  return new PanelView({
-    pause: paused => send('pause', { paused }),
-    enable: (kind, key, enabled) => send('enable', { kind, key, enabled }),
-    limit: (client, readOnly) => send('limit', { client, read_only: readOnly }),
-    reveal: revealed => send('reveal', { revealed }),
-    pickClient: client => send('client', { client }),
-    filter: change => send('filter', change),
-    more: () => send('more'),
-    clear: () => send('clear'),
-    select: id => send('select', { call_id: id }),
-    keep: id => send('keep', { call_id: id }),
-    allow: (id, minutes) => send('allow', { call_id: id, minutes: minutes ?? null }),
-    deny: (id, reason) => send('deny', { call_id: id, reason }),
-    answer: (id, values) => send('answer', { call_id: id, values }),
-    decline: id => send('decline', { call_id: id })
-  });
-}
-
-/** Where the browser shows the notebook (its origin and the Jupyter server's root): configs under JupyterHub need it. */
-function pageFacts(): { origin: string; server_root: string } {
-  const node = document.getElementById('jupyter-config-data');
-  let config: { serverRoot?: unknown } = {};
-  try {
-    config = JSON.parse(node?.textContent || '{}') as { serverRoot?: unknown };
-  } catch {
-    // No JupyterLab page config (another front end): the origin alone is still worth knowing.
-  }
-  const root = typeof config.serverRoot === 'string' ? config.serverRoot : '';
-  return { origin: window.location.origin, server_root: root };
-}
-
-/** The synced traits of each view, by the state key they fill (`PanelState`, `CardState` in shapes.py). */
-const CARD_TRAITS: { [key in keyof ICardState]: string } = {
-  component: 'component',
-  recent: 'recent',
-  pending: 'pending',
-  questions: 'questions',
-  tryit: 'tryit',
-  shown: 'shown',
-  shown_empty: 'shown_empty'
-};
-const PANEL_TRAITS: { [key in keyof IPanelState]: string } = {
-  header: 'header',
-  connection: 'connection_state',
-  clients: 'clients',
-  components: 'components',
-  history: 'history_state',
-  detail: 'detail',
-  pending: 'pending',
-  questions: 'questions'
-};
-
-function stateOf<T>(model: IModel, traits: { [key: string]: string }): T {
-  return Object.fromEntries(Object.entries(traits).map(([key, trait]) => [key, model.get(trait)])) as T;
-}
-
-function render({ model, el }: IRenderProps): () => void {
-  ensureStyle(el);
-  const send: Send = (action, content = {}) => model.send({ action, ...content });
-  const panel = model.get('view') === 'panel';
-  const traits = panel ? PANEL_TRAITS : CARD_TRAITS;
-  const view = panel ? panelView(send) : cardView(send);
-  let queued = false;
-  const draw = (): void => {
-    queued = false;
-    if (view instanceof PanelView) {
-      view.update(stateOf<IPanelState>(model, traits));
-    } else {
-      view.update(stateOf<ICardState>(model, traits));
-    }
-  };
-  // One kernel message may change several traits: draw once for all of them.
-  const changed = (): void => {
-    if (!queued) {
-      queued = true;
-      queueMicrotask(draw);
-    }
-  };
-  el.replaceChildren(view.node);
-  draw();
-  const events = Object.values(traits).map(trait => `change:${trait}`);
-  events.forEach(event => model.on(event, changed));
-  if (panel) {
-    send('page', pageFacts());
-  }
-  return () => events.forEach(event => model.off(event, changed));
+function render(props: IRenderProps): () => void {
+  ensureStyle(props.el);
+  return draw(props);
 }
 
 export default { render };

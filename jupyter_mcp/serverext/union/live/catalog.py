@@ -22,7 +22,7 @@ from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from jupyter_mcp._wire.errors import HttpError
-from jupyter_mcp.prefixes import namespaced_uri, tool_name
+from jupyter_mcp.prefixes import namespaced_uri
 from jupyter_mcp.serverext.union.live import upstream
 from jupyter_mcp.serverext.union.live.members import Member
 from jupyter_mcp.serverext.union.live.watch import Change
@@ -183,7 +183,7 @@ def _route(view: View, member: Member, item: dict[str, Any], named: dict[str, An
 
 
 def _tool(member: Member, item: dict[str, Any]) -> dict[str, Any]:
-    named = {**item, "name": tool_name(member.prefix, str(item.get("name", ""))), **_labels(member, item)}
+    named = {**item, "name": member.named(str(item.get("name", ""))), **_labels(member, item)}
     meta = item.get("_meta")
     if isinstance(meta, dict) and _app_uri(meta) is not None:
         named["_meta"] = _app_meta(member, meta)
@@ -192,24 +192,27 @@ def _tool(member: Member, item: dict[str, Any]) -> dict[str, Any]:
 
 def _resource(member: Member, item: dict[str, Any]) -> dict[str, Any]:
     uri = namespaced_uri(member.prefix, str(item.get("uri", "")))
-    return {**item, "uri": uri, "name": tool_name(member.prefix, str(item.get("name", ""))), **_labels(member, item)}
+    return {**item, "uri": uri, "name": member.named(str(item.get("name", ""))), **_labels(member, item)}
 
 
 def _template(member: Member, item: dict[str, Any]) -> dict[str, Any]:
     uri = namespaced_uri(member.prefix, str(item.get("uriTemplate", "")))
-    named = {**item, "uriTemplate": uri, "name": tool_name(member.prefix, str(item.get("name", "")))}
+    named = {**item, "uriTemplate": uri, "name": member.named(str(item.get("name", "")))}
     return {**named, **_labels(member, item)}
 
 
 def _prompt(member: Member, item: dict[str, Any]) -> dict[str, Any]:
-    return {**item, "name": tool_name(member.prefix, str(item.get("name", ""))), **_labels(member, item)}
+    return {**item, "name": member.named(str(item.get("name", ""))), **_labels(member, item)}
 
 
 _RENAMES = {"tools": _tool, "resources": _resource, "resourceTemplates": _template, "prompts": _prompt}
 
 
 def _labels(member: Member, item: dict[str, Any]) -> dict[str, str]:
-    """Title and description that say which notebook the component comes from."""
+    """Title and description that say which notebook the component comes from (the notebook tools' own say
+    what they are already)."""
+    if member.bare:
+        return {}
     title = item.get("title") or item.get("name") or ""
     description = str(item.get("description") or "").rstrip()
     origin = f"From the notebook {member.label}."

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from jupyter_mcp.discovery import ServerInfo
-from jupyter_mcp.prefixes import Assignment, Claim, assign
+from jupyter_mcp.prefixes import Assignment, Claim, assign, tool_name
 from jupyter_mcp.serverext.carriers.base import Carrier
 from jupyter_mcp.serverext.directory import Located, ToolServerDirectory
 
@@ -31,6 +31,13 @@ class Member:
     prefix: str
     collision: str | None = None
     """Why ``prefix`` is not the one the notebook wanted (another notebook wants it too), if so."""
+    bare: bool = False
+    """Its tool and prompt names go without the prefix (the notebook tools, run by the Jupyter server itself:
+    ``jupyter_read``); its URIs and task ids carry it all the same, to be routed back."""
+
+    def named(self, name: str) -> str:
+        """The name clients see for one of its tools or prompts."""
+        return name if self.bare else tool_name(self.prefix, name)
 
     @property
     def identity(self) -> tuple[object, ...]:
@@ -39,7 +46,9 @@ class Member:
 
     @property
     def label(self) -> str:
-        """How messages name it: ``sales.ipynb``, or ``kernel 1a2b3c4d``."""
+        """How messages name it: ``sales.ipynb``, ``kernel 1a2b3c4d``, or ``the notebook tools``."""
+        if self.bare:
+            return "the notebook tools"
         return self.notebook or f"kernel {self.info.kernel_id[:8]}"
 
     @property
@@ -49,7 +58,14 @@ class Member:
 
 
 def member_key(located: Located) -> str:
+    if _own(located):
+        return located.info.kernel_id
     return located.notebook_path or f"kernel-{located.info.kernel_id[:8]}"
+
+
+def _own(located: Located) -> bool:
+    """A server the Jupyter server runs itself (its tool names go bare; its prefix is reserved)."""
+    return located.carrier.name == "server"
 
 
 class Membership:
@@ -65,11 +81,15 @@ class Membership:
         serving = [
             item for item in await self.directory.live() if not self.directory.shutting_down(item.info.kernel_id)
         ]
-        located = _newest_per_notebook(serving)
+        located = _newest_per_notebook(item for item in serving if not _own(item))
+        own = {member_key(item): item for item in serving if _own(item)}
         sessions = set((await self.directory.notebook_paths()).values())
         self._remember(located, sessions)
-        assignments = assign(Claim(key, name) for key, name in self._known.items())
-        return {key: _member(key, item, assignments.get(key)) for key, item in located.items()}
+        assignments = assign((Claim(key, name) for key, name in self._known.items()), self.directory.reserved)
+        members = {key: _member(key, item, assignments.get(key)) for key, item in located.items()}
+        for key, item in own.items():
+            members[key] = Member(key, None, item.info, item.carrier, item.info.name or key, bare=True)
+        return members
 
     def _remember(self, located: dict[str, Located], sessions: set[str]) -> None:
         self._known = {key: name for key, name in self._known.items() if key in sessions}

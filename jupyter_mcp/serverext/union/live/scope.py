@@ -47,6 +47,8 @@ class Scope:
         return not self.entries and not self.within
 
     def includes(self, member: Member) -> bool:
+        """Whether a client with this scope sees ``member`` (the notebook tools, which reach every notebook, only
+        a client of the whole server)."""
         return self.everything or (member.notebook is not None and self.covers(member.notebook))
 
     def covers(self, key: str) -> bool:

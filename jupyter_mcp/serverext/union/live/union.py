@@ -109,6 +109,15 @@ class Union:
             await asyncio.sleep(0.1)
         return None if not local or pid_alive(member.info.pid) else "died"
 
+    def serving(self) -> dict[str, str]:
+        """Notebook path -> the prefix of its tools here, for the notebooks serving now (as last seen)."""
+        return {m.notebook: m.prefix for m in self.watcher.members.values() if m.notebook is not None and not m.bare}
+
+    def refresh(self) -> None:
+        """Look at the members again soon (the notebook tools were switched on or off), if anyone is watching."""
+        if self.watcher.started:
+            self.spawn(self.watcher.rescan())
+
     # ---- changes -------------------------------------------------------------------------------------
 
     def _changed(self, change: Change) -> None:

@@ -68,6 +68,10 @@ class Watcher:
         self._scanned = asyncio.Event()
         self._scanning = asyncio.Lock()
 
+    @property
+    def started(self) -> bool:
+        return self._task is not None
+
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())

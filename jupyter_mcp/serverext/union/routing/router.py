@@ -174,6 +174,14 @@ def unreadable(incoming: Incoming) -> Reply | None:
     return None
 
 
+def serving_text(members: list[Member], scope: Scope, kind: str) -> str:
+    """Which notebooks a client of ``scope`` reaches (for an unknown name), or that none serves ``kind``."""
+    if members:
+        return f"Notebooks serving {kind}: " + ", ".join(f"{m.label} ({m.prefix}_…)" for m in members)
+    where = "" if scope.everything else f" in this client's scope ({scope.describe()})"
+    return f"No notebook{where} is serving {kind}."
+
+
 def _shown(value: str) -> str:
     return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
 
@@ -239,10 +247,10 @@ class Shared:
 
     async def _unknown(self, request_id: Any, method: str, name: str, viewer: Viewer) -> Reply:
         members = await self.union.members(viewer.scope)
-        serving = ", ".join(f"{m.label} ({m.prefix}_…)" for m in members) or f"no notebook in {viewer.scope.describe()}"
         if method == "prompts/get":
-            return error(request_id, INVALID_PARAMS, f"Unknown prompt: {name!r}. Notebooks serving: {serving}")
-        value = tool_error(f"Unknown tool: {name!r}. Notebooks serving tools: {serving}")
+            said = f"Unknown prompt: {name!r}. {serving_text(members, viewer.scope, 'prompts')}"
+            return error(request_id, INVALID_PARAMS, said)
+        value = tool_error(f"Unknown tool: {name!r}. {serving_text(members, viewer.scope, 'tools')}")
         if viewer.modern:
             value = {**value, "resultType": "complete"}
         return result(request_id, value)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -219,6 +219,11 @@ def _scope(frame: Mapping[str, Any]) -> dict[str, Any]:
     method, target, headers = frame["method"], frame["target"], frame.get("headers", [])
     if not isinstance(method, str) or not isinstance(target, str) or not target.startswith("/"):
         raise ValueError("method and target must be text, the target a path")
+    return http_scope(method, target, headers, "kernel-channel")
+
+
+def http_scope(method: str, target: str, headers: Iterable[Sequence[Any]], peer: str) -> dict[str, Any]:
+    """The ASGI ``http`` scope of a request handed over without a socket (``peer`` names where it came from)."""
     parts = urlsplit(target)
     return {
         "type": "http",
@@ -231,8 +236,8 @@ def _scope(frame: Mapping[str, Any]) -> dict[str, Any]:
         "query_string": parts.query.encode("latin-1"),
         "root_path": "",
         "headers": [(str(name).lower().encode("latin-1"), str(value).encode("latin-1")) for name, value in headers],
-        "client": ("kernel-channel", 0),
-        "server": ("kernel-channel", 0),
+        "client": (peer, 0),
+        "server": (peer, 0),
     }
 
 

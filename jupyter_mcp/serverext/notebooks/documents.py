@@ -1,0 +1,141 @@
+"""The notebooks the tools work on: the live shared document JupyterLab has open, or the file on disk.
+
+Edits and outputs go only through the shared document of jupyter-server-ydoc (the one real-time
+collaboration serves to every open tab), found or opened with its public ``get_document``: a room per
+file id (``json:notebook:<file id>``), created when no tab has the notebook open, so a write to the file
+behind an open document never happens. Without the collaboration extension, ``read`` reads the file
+through the contents manager, and ``live`` refuses with what to install.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+from dataclasses import dataclass
+from typing import Any
+
+from jupyter_core.utils import ensure_async
+
+from jupyter_mcp.serverext.notebooks.cells import Cells
+from jupyter_mcp.tools.errors import ToolError
+
+logger = logging.getLogger(__name__)
+
+YDOC_EXTENSION = "jupyter_server_ydoc"
+NO_COLLABORATION = (
+    "Editing and running cells needs JupyterLab's real-time collaboration, so the change goes through the "
+    "document an open tab shows: install it into the Jupyter server's environment "
+    '(pip install "jupyter-live-mcp[collaboration]", which brings jupyter-collaboration) and restart Jupyter.'
+)
+
+
+@dataclass(frozen=True)
+class Read:
+    """A notebook's cells and where they came from."""
+
+    cells: Cells
+    live: bool
+
+
+class Documents:
+    """Finds a notebook's shared document (or its file) for the tools; paths are the server's API paths."""
+
+    def __init__(self, serverapp: Any) -> None:
+        self.serverapp = serverapp
+
+    # ---- the collaboration extension -------------------------------------------------------------
+
+    @property
+    def ydoc(self) -> Any | None:
+        """jupyter-server-ydoc's extension app, when it is installed and enabled (and RTC not disabled)."""
+        apps = self.serverapp.extension_manager.extension_apps.get(YDOC_EXTENSION)
+        app = next(iter(apps), None) if apps else None
+        if app is None or getattr(app, "disable_rtc", False) or not hasattr(app, "get_document"):
+            return None
+        return app
+
+    @property
+    def collaboration(self) -> bool:
+        return self.ydoc is not None
+
+    def room_id(self, path: str) -> str:
+        from jupyter_server_ydoc.utils import encode_file_path, room_id_from_encoded_path
+
+        file_id = self.serverapp.web_app.settings["file_id_manager"].index(path)
+        return str(room_id_from_encoded_path(encode_file_path("json", "notebook", file_id)))
+
+    async def room(self, path: str) -> Any | None:
+        """The document's room if it is open now (a tab, or an agent), else ``None``."""
+        ydoc = self.ydoc
+        if ydoc is None:
+            return None
+        server = ydoc.ywebsocket_server
+        room_id = self.room_id(path)
+        return server.rooms.get(room_id) if server.room_exists(room_id) else None
+
+    def open_in_lab(self) -> set[str]:
+        """The notebooks a browser has open now (their rooms have a client)."""
+        ydoc = self.ydoc
+        if ydoc is None:
+            return set()
+        from jupyter_server_ydoc.utils import decode_file_path
+
+        ids = self.serverapp.web_app.settings["file_id_manager"]
+        found = set()
+        for room_id, room in list(ydoc.ywebsocket_server.rooms.items()):
+            if room_id.count(":") >= 2 and room.clients:
+                path = ids.get_path(decode_file_path(room_id)[2])
+                if path:
+                    found.add(str(path).lstrip("/"))
+        return found
+
+    # ---- documents -------------------------------------------------------------------------------
+
+    async def live(self, path: str) -> Any:
+        """The notebook's shared document (a ``jupyter_ydoc.YNotebook``), opened if no one has it open."""
+        ydoc = self.ydoc
+        if ydoc is None:
+            raise ToolError(NO_COLLABORATION)
+        await self.check_notebook(path)
+        return await self.document(path)
+
+    async def document(self, path: str) -> Any:
+        """``live`` without checking the path again (a run writing its outputs, many times a second)."""
+        ydoc = self.ydoc
+        if ydoc is None:
+            raise ToolError(NO_COLLABORATION)
+        document = await ydoc.get_document(
+            path=path, content_type="notebook", file_format="json", copy=False, create=True
+        )
+        if document is None:
+            raise ToolError(f"could not open the shared document of {path!r}")
+        return document
+
+    async def read(self, path: str) -> Read:
+        """The notebook's cells: from its shared document when there is collaboration, else from the file."""
+        if self.collaboration:
+            return Read(Cells.live(await self.live(path)), live=True)
+        await self.check_notebook(path)
+        model = await self._contents(path)
+        return Read(Cells.of(list(model["content"].get("cells", []))), live=False)
+
+    async def check_notebook(self, path: str) -> None:
+        """A ``ToolError`` that says what is wrong when ``path`` is not a notebook here."""
+        if not path.endswith(".ipynb"):
+            raise ToolError(f"{path!r} is not a notebook: give the path of an .ipynb file, as jupyter_notebooks lists")
+        manager = self.serverapp.contents_manager
+        if not await ensure_async(manager.file_exists(path)):
+            raise ToolError(f"no notebook at {path!r} (paths are relative to the server's root; see jupyter_notebooks)")
+
+    async def _contents(self, path: str) -> dict[str, Any]:
+        return dict(await ensure_async(self.serverapp.contents_manager.get(path, content=True, type="notebook")))
+
+
+def normalized(path: str) -> str:
+    """A notebook path as the server's API writes it (no leading slash, no ``..``); ``ToolError`` if it escapes."""
+    given = path.strip().replace("\\", "/")
+    clean = posixpath.normpath("/" + given).lstrip("/")
+    if not clean or clean == "." or ".." in given.split("/"):
+        raise ToolError(f"{path!r} is not a path under the server's root (no '..')")
+    return clean
+
