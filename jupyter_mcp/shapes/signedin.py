@@ -11,11 +11,13 @@ own token, which clients never hold.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from typing_extensions import TypedDict
 
 HEADER = "jupyter-mcp-signed-in"
-_MAX = 2048
+_MAX = 8192
+"""Longer is refused (a kernel's HTTP server bounds its headers; the consent page bounds what a grant names)."""
 
 
 class SignedIn(TypedDict):
@@ -25,6 +27,8 @@ class SignedIn(TypedDict):
     """The Jupyter user allowed it read-only tools only."""
     notebook_tools: str | None
     """The most the notebook tools may do for it (``"off"`` … ``"run"``), as the user chose; ``None``: the server's."""
+    notebooks: list[str]
+    """The notebooks and folders the user allowed it (``sales.ipynb``, ``reports/``); empty: every notebook."""
 
 
 def encode(signed_in: SignedIn) -> str:
@@ -45,6 +49,18 @@ def decode(value: str | None) -> SignedIn | None:
     if not isinstance(found.get("read_only"), bool):
         return None
     mode = found.get("notebook_tools")
+    notebooks = found.get("notebooks", [])
+    if not isinstance(notebooks, list) or not all(isinstance(entry, str) and entry for entry in notebooks):
+        return None
     return SignedIn(
-        client=found["client"], read_only=found["read_only"], notebook_tools=mode if isinstance(mode, str) else None
+        client=found["client"],
+        read_only=found["read_only"],
+        notebook_tools=mode if isinstance(mode, str) else None,
+        notebooks=notebooks,
     )
+
+
+def covers(entries: Sequence[str], notebook: str) -> bool:
+    """Whether ``notebook`` (a path under the server's root) is one of ``entries`` or in one of its folders;
+    no entries: every notebook."""
+    return not entries or any(notebook == entry or notebook.startswith(entry.rstrip("/") + "/") for entry in entries)

@@ -78,6 +78,16 @@ class NotebookModes:
             f"starting Jupyter with --MCPExtensionApp.notebook_tools={needed}."
         )
 
+    def effective(self) -> Mode:
+        """The mode for the client of the current call: the server's, capped for a signed-in client by its grant
+        (its notebook tools mode; read-only access allows reading only)."""
+        grant = signedin.current.get()
+        if grant is None:
+            return self.mode
+        caps: list[Mode] = [self.mode, "read" if grant["read_only"] else "run"]
+        caps += [mode for mode in MODES if mode == grant["notebook_tools"]]
+        return min(caps, key=_RANK.__getitem__)
+
     def needs_approval(self, action: Action) -> bool:
         """Whether a client's call doing ``action`` waits for the notebook user."""
         if action == "run":

@@ -42,6 +42,8 @@ DURATIONS: dict[str, tuple[str, float | None]] = {
     "forever": ("Until I revoke it", None),
 }
 DEFAULT_DURATION = "month"
+MAX_NOTEBOOKS_TEXT = 4000
+"""What a grant's notebooks may add up to (they travel with each of its requests to the kernels)."""
 
 _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(default=True)
@@ -124,6 +126,8 @@ class ConsentHandler(ExtensionHandlerMixin, JupyterHandler):
             notebooks = Scope.parse("notebooks=" + listed.replace("&", "%26")).entries
             if not notebooks:
                 raise BadScope("Name at least one notebook or folder, or choose all notebooks.")
+            if len(",".join(notebooks)) > MAX_NOTEBOOKS_TEXT:
+                raise BadScope(f"Name fewer notebooks (at most {MAX_NOTEBOOKS_TEXT} characters): folders hold many.")
         tools = self.notebook_tools()
         mode = self.get_body_argument("notebook_tools", tools.default or "") or None
         if tools.modes and mode not in tools.modes:

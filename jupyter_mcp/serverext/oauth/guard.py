@@ -61,6 +61,7 @@ class SignInGuard(JupyterHandler):
             client=self.grant.client_name,
             read_only=WRITE_SCOPE not in self.granted_scopes,
             notebook_tools=self.grant.choices.notebook_tools,
+            notebooks=list(self.grant.choices.notebooks),
         )
 
     async def prepare(self) -> None:  # type: ignore[override]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.shapes.signedin import covers
 
 
 class BadScope(ValueError):
@@ -47,13 +48,16 @@ class Scope:
         return not self.entries and not self.within
 
     def includes(self, member: Member) -> bool:
-        """Whether a client with this scope sees ``member`` (the notebook tools, which reach every notebook, only
-        a client of the whole server)."""
+        """Whether a client with this scope sees ``member``. The notebook tools reach every notebook: a client
+        whose URL names some notebooks gets none; a signed-in client held to some by its grant gets them, and
+        they hold it there themselves (the grant's notebooks reach them in the signed-in header)."""
+        if member.bare:
+            return not self.entries
         return self.everything or (member.notebook is not None and self.covers(member.notebook))
 
     def covers(self, key: str) -> bool:
         """Whether a member key (a notebook's path) is in scope."""
-        return _any_covers(self.entries, key) and _any_covers(self.within, key)
+        return covers(self.entries, key) and covers(self.within, key)
 
     def describe(self) -> str:
         if self.everything:
@@ -64,12 +68,3 @@ class Scope:
 
 def _entry(piece: str) -> str:
     return unquote(piece.replace("+", " ")).strip().lstrip("/")
-
-
-def _any_covers(entries: tuple[str, ...], key: str) -> bool:
-    return not entries or any(_covers(entry, key) for entry in entries)
-
-
-def _covers(entry: str, notebook: str) -> bool:
-    folder = entry.rstrip("/")
-    return notebook == entry or notebook.startswith(folder + "/")

@@ -84,9 +84,13 @@ class _Guard:
         if presented is None or not hmac.compare_digest(presented.encode(), self._token):
             await _refuse(send, 401, "Unauthorized: send the server token as 'Authorization: Bearer <token>'")
             return
-        grant = decode(headers.get(HEADER))
-        if grant is None:
+        vouched = headers.get(HEADER)
+        if vouched is None:
             await self.app(scope, receive, send)
+            return
+        grant = decode(vouched)
+        if grant is None:  # never the token holder's full powers for a client it meant to hold to its grant
+            await _refuse(send, 400, f"Bad request: a malformed {HEADER} header")
             return
         # The token holder (the Jupyter server) vouches for a signed-in client: its requests go by its grant.
         reset = signedin.current.set(grant)
