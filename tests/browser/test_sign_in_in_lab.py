@@ -10,6 +10,7 @@ With ``JUPYTER_MCP_UPDATE_SCREENSHOTS=1`` the screenshots are copied to ``docs/s
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import httpx2
@@ -75,6 +76,7 @@ async def test_a_browser_signs_a_client_in_and_connected_apps_revokes_it(
     lab: JupyterLab, lab_page: LabPage, artifacts: Path
 ) -> None:
     page = lab_page.page
+    lab.api("POST", "api/mcp/notebook-tools", content=json.dumps({"mode": "read"}))  # what the consent page offers
     kernel = lab.serving(NOTEBOOK, [WHOAMI])
     url = lab.url("mcp", token=False)
     storage = MemoryStorage()
@@ -87,7 +89,7 @@ async def test_a_browser_signs_a_client_in_and_connected_apps_revokes_it(
                 await user
                 await expect(page.get_by_text("You can close this window.")).to_be_visible(timeout=SLOW)
                 listed = await client.list_tools()
-                assert {tool.name for tool in listed.tools} == {"sales_whoami"}
+                assert {tool.name for tool in listed.tools if not tool.name.startswith("jupyter_")} == {"sales_whoami"}
                 answer = await client.call_tool("sales_whoami", {})
                 assert answer.structured_content == {"result": NOTEBOOK}
 
@@ -96,7 +98,9 @@ async def test_a_browser_signs_a_client_in_and_connected_apps_revokes_it(
         apps = page.locator("#jupyter-mcp-tools .jp-MCP-connected")
         item = apps.locator(".jp-MCP-app").filter(has_text="Desk Agent")
         await expect(item).to_be_visible(timeout=SLOW)
-        await expect(item.locator(".jp-MCP-app-grant")).to_have_text("every tool\u00a0· every notebook")
+        await expect(item.locator(".jp-MCP-app-grant")).to_have_text(
+            "every tool\u00a0· every notebook\u00a0· notebook tools: read"
+        )
         await expect(item.locator(".jp-MCP-app-use")).to_contain_text("used just now")
         for theme in ("JupyterLab Dark", "JupyterLab Light"):
             await lab_page.set_theme(theme)
