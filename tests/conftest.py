@@ -18,6 +18,8 @@ from jupyter_mcp.tools.transports.http.serving import BackgroundServer
 pytest_plugins = ["pytest_jupyter.jupyter_server", "tests.wheels"]  # tests.wheels: the session's built wheel
 
 MODES = ["legacy", "auto"]
+NOTEBOOK_TOOLS = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
+"""The tools the Jupyter server itself serves at ``/mcp`` beside the notebooks' (on unless ``notebook_tools="off"``)."""
 """``legacy``: the 2025-11-25 initialize handshake. ``auto``: the 2026-07-28 stateless era."""
 
 

@@ -18,7 +18,7 @@ from tests.browser.lab import JupyterLab
 from tests.browser.layout import assert_clean
 from tests.browser.test_labextension import close_notebook_session
 from tests.browser.ui import SLOW, LabPage, keep
-from tests.conftest import header_client
+from tests.conftest import NOTEBOOK_TOOLS, header_client
 
 pytestmark = pytest.mark.browser
 
@@ -80,8 +80,7 @@ async def test_all_notebooks_is_first_and_its_config_reaches_every_notebook(
         assert entry["url"] == lab.url("mcp", token=False)
         async with header_client(entry["url"], entry["headers"], mode="auto") as client:
             tools = {tool.name for tool in (await client.list_tools()).tools}
-            notebook_tools = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
-            assert tools == {"sales_whoami", "archive_sales_whoami", "ops_review_whoami", *notebook_tools}
+            assert tools == {"sales_whoami", "archive_sales_whoami", "ops_review_whoami", *NOTEBOOK_TOOLS}
             for path, name in (("archive/sales.ipynb", "archive_sales_whoami"), (OPENED, "sales_whoami")):
                 assert (await client.call_tool(name, {})).structured_content == {"result": path}
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.lab import JupyterLab
 from tests.cli.conftest import cli, stdio_client
-from tests.conftest import header_client
+from tests.conftest import NOTEBOOK_TOOLS, header_client
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -21,7 +21,8 @@ def whoami() -> str:
     return NOTEBOOK
 '''
 NOTEBOOKS = ("sales.ipynb", "ops/report.ipynb")
-NAMES = {"sales_whoami", "report_whoami"}
+NAMES = {"sales_whoami", "report_whoami", *NOTEBOOK_TOOLS}
+"""What a client at ``/mcp`` sees: each notebook's tool under its prefix, and the notebook tools."""
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.cli.conftest import JUPYTER_MCP
-from tests.conftest import http_client
+from tests.conftest import NOTEBOOK_TOOLS, http_client
 from tests.hub.conftest import NOTEBOOK, STUDENTS, TOOL, StudentNotebook
 from tests.hub.hub import Hub
 from tests.oauth import Consent, MemoryStorage, oauth_client, sdk_provider
@@ -34,9 +34,6 @@ INITIALIZE = {
     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}},
 }
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-NOTEBOOK_TOOLS = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
 
 
 def route(hub: Hub, user: str) -> str:

@@ -137,10 +137,10 @@ async def jp_asyncio_loop(forget_gateway: None) -> asyncio.AbstractEventLoop:
 
 
 @pytest.fixture
-def jp_server_config(backend: str, request: pytest.FixtureRequest) -> Config:
+def jp_server_config(backend: str, mcp_settings: dict[str, Any], request: pytest.FixtureRequest) -> Config:
     config: dict[str, Any] = {
         "ServerApp": {"jpserver_extensions": {"jupyter_mcp": True}},
-        "MCPExtensionApp": {"channel_watch_interval": 0.5},
+        "MCPExtensionApp": {**mcp_settings, "channel_watch_interval": 0.5},
     }
     if backend == "control":
         config["MCPExtensionApp"]["channel_route"] = "control"

@@ -17,6 +17,7 @@ import httpx2
 import pytest
 import trustme
 
+from tests.conftest import NOTEBOOK_TOOLS
 from tests.oauth import Consent, MemoryStorage, challenge_fields, oauth_client, sdk_provider
 from tests.serverext.conftest import BASE_URL, Notebook
 
@@ -96,8 +97,7 @@ async def test_the_sdk_client_registers_signs_in_and_calls_tools(
     provider = sdk_provider(f"{server_url}mcp", consent)
     async with oauth_client(f"{server_url}mcp", provider, mode=mode) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
-        notebook_tools = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
-        assert names == {"sales_whoami", "sales_reset", *notebook_tools}  # (the server's notebook tools: "read")
+        assert names == {"sales_whoami", "sales_reset", *NOTEBOOK_TOOLS}  # (the server's notebook tools: "read")
         answer = await client.call_tool("sales_whoami", {})
         assert answer.structured_content == {"result": "sales.ipynb"}
     assert "SDK test client" in consent.pages[0]

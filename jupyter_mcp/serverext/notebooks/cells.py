@@ -84,7 +84,9 @@ class Cells:
 
     @classmethod
     def of(cls, raw: Sequence[dict[str, Any]]) -> Cells:
-        return cls(len(raw), lambda i: raw[i], lambda: [_id(c.get("id"), i) for i, c in enumerate(raw)], lambda: list(raw))
+        return cls(
+            len(raw), lambda i: raw[i], lambda: [_id(c.get("id"), i) for i, c in enumerate(raw)], lambda: list(raw)
+        )
 
     @property
     def ids(self) -> list[str]:

@@ -5,12 +5,21 @@ collaboration serves to every open tab), found or opened with its public ``get_d
 file id (``json:notebook:<file id>``), created when no tab has the notebook open, so a write to the file
 behind an open document never happens. Without the collaboration extension, ``read`` reads the file
 through the contents manager, and ``live`` refuses with what to install.
+
+A room the tools opened has no tab whose leaving would close it (jupyter-server-ydoc closes a room
+``document_cleanup_delay`` seconds after its last browser left): ``IdleRooms`` closes it that long after
+the tools last used it, unless a browser joined (which cancels the room's ``cleaner``, as for its own) or
+a run still writes to it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import posixpath
+from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +51,7 @@ class Documents:
 
     def __init__(self, serverapp: Any) -> None:
         self.serverapp = serverapp
+        self.idle = IdleRooms(self)
 
     # ---- the collaboration extension -------------------------------------------------------------
 
@@ -104,11 +114,13 @@ class Documents:
         ydoc = self.ydoc
         if ydoc is None:
             raise ToolError(NO_COLLABORATION)
-        document = await ydoc.get_document(
-            path=path, content_type="notebook", file_format="json", copy=False, create=True
-        )
+        async with self.idle.lock(path):
+            document = await ydoc.get_document(
+                path=path, content_type="notebook", file_format="json", copy=False, create=True
+            )
         if document is None:
             raise ToolError(f"could not open the shared document of {path!r}")
+        await self.idle.used(path)
         return document
 
     async def read(self, path: str) -> Read:
@@ -131,6 +143,87 @@ class Documents:
         return dict(await ensure_async(self.serverapp.contents_manager.get(path, content=True, type="notebook")))
 
 
+class IdleRooms:
+    """Closes the rooms the tools opened (no browser in them) once the tools stopped using them."""
+
+    def __init__(self, documents: Documents) -> None:
+        self.documents = documents
+        self._held: Counter[str] = Counter()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._closers: dict[str, asyncio.Task[None]] = {}
+
+    def lock(self, path: str) -> asyncio.Lock:
+        """Held while a room of ``path`` is opened or closed (neither sees the other half done)."""
+        return self._locks.setdefault(path, asyncio.Lock())
+
+    @property
+    def delay(self) -> float | None:
+        """Seconds of no use before closing: jupyter-server-ydoc's own ``document_cleanup_delay`` (``None``:
+        never), and never before a change it still has to save is saved (``document_save_delay``)."""
+        ydoc = self.documents.ydoc
+        cleanup = getattr(ydoc, "document_cleanup_delay", 60.0)
+        if cleanup is None:
+            return None
+        save = getattr(ydoc, "document_save_delay", 1.0) or 0.0
+        return max(float(cleanup), float(save) + 2.0)
+
+    @contextlib.asynccontextmanager
+    async def holding(self, path: str) -> AsyncIterator[None]:
+        """Keep ``path``'s room open while the block runs (a run writes its outputs there)."""
+        self._held[path] += 1
+        try:
+            yield
+        finally:
+            self._held[path] -= 1
+            if not self._held[path]:
+                del self._held[path]
+                await self.used(path)
+
+    async def used(self, path: str) -> None:
+        """The tools just used ``path``'s room: close it ``delay`` seconds from now if nobody else does."""
+        delay = self.delay
+        room = await self.documents.room(path)
+        if delay is None or room is None or room.clients:
+            return  # open in a tab: jupyter-server-ydoc closes it when the last one leaves
+        earlier = self._closers.pop(path, None)
+        theirs = room.cleaner
+        if theirs is not None and theirs is not earlier and not theirs.done():
+            return  # its last tab just left: jupyter-server-ydoc's cleaner closes it (and a browser cancels that)
+        if earlier is not None:
+            earlier.cancel()
+        closer = asyncio.create_task(self._close_later(path, room, delay))
+        self._closers[path] = closer
+        room.cleaner = closer  # a browser joining cancels it, as it cancels jupyter-server-ydoc's own
+
+    async def _close_later(self, path: str, room: Any, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock(path):
+            if self._closers.get(path) is not asyncio.current_task():
+                return
+            del self._closers[path]
+            if self._held[path] or room.clients or await self.documents.room(path) is not room:
+                return
+            await self._close(room)
+
+    async def _close(self, room: Any) -> None:
+        ydoc = self.documents.ydoc
+        if ydoc is None:
+            return
+        from jupyter_server_ydoc.utils import decode_file_path
+
+        await ydoc.ywebsocket_server.delete_room(room=room)
+        file_id = decode_file_path(room.room_id)[2]
+        loaders = ydoc.file_loaders
+        if file_id in loaders and loaders[file_id].number_of_subscriptions == 0:
+            await loaders.remove(file_id)
+        logger.debug("closed the shared document the notebook tools opened: %s", room.room_id)
+
+    def close(self) -> None:
+        for closer in self._closers.values():
+            closer.cancel()
+        self._closers.clear()
+
+
 def normalized(path: str) -> str:
     """A notebook path as the server's API writes it (no leading slash, no ``..``); ``ToolError`` if it escapes."""
     given = path.strip().replace("\\", "/")
@@ -138,4 +231,3 @@ def normalized(path: str) -> str:
     if not clean or clean == "." or ".." in given.split("/"):
         raise ToolError(f"{path!r} is not a path under the server's root (no '..')")
     return clean
-

@@ -79,7 +79,7 @@ Op = Annotated[Insert | Replace | Delete | Move, Field(discriminator="op")]
 
 
 class StaleCell(ToolError):
-    """A cell an op names changed since the client read it: nothing was applied."""
+    """A cell an op names changed (or is gone) since the client read it: nothing was applied."""
 
 
 @dataclass
@@ -94,7 +94,10 @@ class _Working:
         try:
             return self.order.index(cell_id)
         except ValueError:
-            raise ToolError(f"op {step}: no cell with id {cell_id!r} in the notebook (read it again)") from None
+            raise StaleCell(
+                f"op {step}: no cell with id {cell_id!r} in the notebook (deleted since you read it, or never there); "
+                "nothing was applied. Read the notebook again and retry."
+            ) from None
 
     def position_after(self, after: str | None, step: int) -> int:
         return 0 if after is None else self.index(after, step) + 1
@@ -252,7 +255,11 @@ def _described(step: Step, cells: Cells) -> str:
     if isinstance(op, Move):
         return f"@@ move the {label} {f'after {op.after}' if op.after else 'to the start'}"
     source = op.source if op.source is not None else (old.source if old is not None else "")
-    retype = f" (now {op.cell_type})" if op.cell_type is not None and old is not None and op.cell_type != old.cell_type else ""
+    retype = (
+        f" (now {op.cell_type})"
+        if op.cell_type is not None and old is not None and op.cell_type != old.cell_type
+        else ""
+    )
     return _block(f"replace the {label}{retype}", old.source if old is not None else "", source)
 
 

@@ -76,6 +76,7 @@ class NotebookTools:
         return Outputs(self.server.result_links, call_id, PREFIX)
 
     def close(self) -> None:
+        self.documents.idle.close()
         self.agents.close()
         self.kernels.close()
         self.carrier.stop()

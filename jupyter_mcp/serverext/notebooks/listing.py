@@ -8,6 +8,7 @@ tabs from the collaboration rooms that have a browser connected.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,8 @@ from jupyter_core.utils import ensure_async
 from jupyter_mcp.serverext.notebooks.agents import Agents
 from jupyter_mcp.serverext.notebooks.documents import Documents
 from jupyter_mcp.shapes.notebooks import KernelEntry, NotebookEntry
+
+logger = logging.getLogger(__name__)
 
 MAX_NOTEBOOKS = 1000
 MAX_FOLDERS = 500
@@ -59,7 +62,8 @@ async def _walk(manager: Any, under: str) -> tuple[dict[str, str | None], bool]:
         visited += 1
         try:
             model = await ensure_async(manager.get(folder, content=True, type="directory"))
-        except Exception:  # a folder that cannot be listed (permissions, gone meanwhile) is skipped
+        except Exception as error:  # a folder that cannot be listed (permissions, gone meanwhile) is skipped
+            logger.debug("jupyter_notebooks skips %r: %s", folder, error)
             continue
         for item in sorted(model.get("content") or [], key=lambda entry: str(entry.get("path", ""))):
             path = str(item.get("path", "")).lstrip("/")
@@ -81,6 +85,11 @@ async def _kernels(serverapp: Any) -> dict[str, KernelEntry]:
         state = str(kernel.get("execution_state") or "unknown")
         if kernel["id"] in manager:
             state = str(getattr(manager.get_kernel(kernel["id"]), "execution_state", state))
-        entry: KernelEntry = {"id": kernel["id"], "name": str(kernel.get("name", "")), "state": state, "busy": state == "busy"}
+        entry: KernelEntry = {
+            "id": kernel["id"],
+            "name": str(kernel.get("name", "")),
+            "state": state,
+            "busy": state == "busy",
+        }
         kernels[str(session["path"]).lstrip("/")] = entry
     return kernels

@@ -107,7 +107,9 @@ class Outputs:
             return entry
         png, (width, height), (new_width, new_height) = smaller
         entry["summary"] = f"{mime}, {width}×{height} shown at {new_width}×{new_height} (the original is at the link)"
-        return self._show(entry, mt.ImageContent(type="image", data=base64.b64encode(png).decode(), mime_type="image/png"))
+        return self._show(
+            entry, mt.ImageContent(type="image", data=base64.b64encode(png).decode(), mime_type="image/png")
+        )
 
     def _show(self, entry: OutputEntry, block: mt.ImageContent) -> OutputEntry:
         self.blocks.append(block)

@@ -105,7 +105,7 @@ class Kernels:
         """Run ``cells`` (id, code) in order on the kernel; stop after the first that fails."""
         kernel = await self._client(kernel_id)
         runs: list[CellRun] = []
-        async with kernel.lock:
+        async with self.documents.idle.holding(path), kernel.lock:
             if kernel.draining is not None:
                 await asyncio.shield(kernel.draining)
             for cell_id, code in cells:
@@ -131,7 +131,9 @@ class Kernels:
             kernel = self._kernels[kernel_id] = _Kernel(client)
             return kernel
 
-    async def _cell(self, kernel_id: str, kernel: _Kernel, writer: CellWriter, code: str, on_output: OnOutput) -> CellRun:
+    async def _cell(
+        self, kernel_id: str, kernel: _Kernel, writer: CellWriter, code: str, on_output: OnOutput
+    ) -> CellRun:
         client = kernel.client
         await writer.start()
         msg_id = client.execute(code, store_history=True, allow_stdin=False, stop_on_error=True)

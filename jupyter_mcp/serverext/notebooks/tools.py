@@ -20,11 +20,10 @@ from jupyter_core.utils import ensure_async
 from pydantic import Field
 
 from jupyter_mcp.serverext.notebooks import edits, granted
-from jupyter_mcp.serverext.notebooks.cells import BadSelection, Cell, Cells, select
-from jupyter_mcp.serverext.notebooks.documents import normalized
-from jupyter_mcp.serverext.notebooks.edits import Op
 from jupyter_mcp.serverext.notebooks.agents import Agents
-from jupyter_mcp.serverext.notebooks.documents import Documents
+from jupyter_mcp.serverext.notebooks.cells import BadSelection, Cell, Cells, select
+from jupyter_mcp.serverext.notebooks.documents import Documents, normalized
+from jupyter_mcp.serverext.notebooks.edits import Op
 from jupyter_mcp.serverext.notebooks.identity import agent_name
 from jupyter_mcp.serverext.notebooks.listing import Serving, notebooks
 from jupyter_mcp.serverext.notebooks.modes import NotebookModes
@@ -54,11 +53,17 @@ class Workbench(Protocol):
     def outputs(self, call_id: str) -> Outputs: ...
 
 
+READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False}
+
+
 def register(server: ToolServer, host: Workbench) -> None:
     """Add the five tools to ``server``, each working on ``host``'s notebooks."""
-    read_only = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False}
+    for add in (_notebooks, _read, _edit, _run, _create):
+        add(server, host)
 
-    @server.tool(annotations=read_only, title="List notebooks")
+
+def _notebooks(server: ToolServer, host: Workbench) -> None:
+    @server.tool(annotations=READ_ONLY, title="List notebooks")
     async def jupyter_notebooks(ctx: Context) -> ToolResult:
         """List the notebooks under this Jupyter server's root: each one's path, whether it is open in a
         JupyterLab tab, its kernel (id, state, busy), whether it serves tools of its own (and their prefix),
@@ -69,13 +74,17 @@ def register(server: ToolServer, host: Workbench) -> None:
         mode = host.modes.effective()
         return _answer({"notebooks": entries, "mode": mode, "confirm": host.modes.confirm, "truncated": truncated})
 
-    @server.tool(annotations=read_only, title="Read a notebook")
+
+def _read(server: ToolServer, host: Workbench) -> None:
+    @server.tool(annotations=READ_ONLY, title="Read a notebook")
     async def jupyter_read(
         path: Path,
         ctx: Context,
         cells: Annotated[
             list[str] | str | None,
-            Field(description="Which cells: a list of cell ids, or an index range like '0:20' or '-5:'; all if absent."),
+            Field(
+                description="Which cells: a list of cell ids, or an index range like '0:20' or '-5:'; all if absent."
+            ),
         ] = None,
     ) -> ToolResult:
         """Read a notebook's cells in order: each one's id, index, type, source, execution count, version and
@@ -106,9 +115,13 @@ def register(server: ToolServer, host: Workbench) -> None:
         reply: ReadReply = {"path": path, "cells": views, "total_cells": len(read.cells), "live": read.live}
         rest = chosen[len(views) :]
         if rest:
-            reply["next"] = [cell.id for cell in rest] if isinstance(cells, list) else f"{rest[0].index}:{rest[-1].index + 1}"
+            reply["next"] = (
+                [cell.id for cell in rest] if isinstance(cells, list) else f"{rest[0].index}:{rest[-1].index + 1}"
+            )
         return _answer(dict(reply), renderer.blocks)
 
+
+def _edit(server: ToolServer, host: Workbench) -> None:
     @server.tool(annotations={"destructiveHint": True, "openWorldHint": False}, title="Edit a notebook")
     async def jupyter_edit(path: Path, ops: list[Op], ctx: Context) -> ToolResult:
         """Change a notebook's cells, as one change, all or nothing: `insert` (`after` a cell id, or null for
@@ -134,6 +147,8 @@ def register(server: ToolServer, host: Workbench) -> None:
         touched = edits.apply(document, ops, host.agents.editing(agent, document))
         return _answer({"path": path, "touched": touched, "total_cells": len(document.ycells)})
 
+
+def _run(server: ToolServer, host: Workbench) -> None:
     @server.tool(annotations={"destructiveHint": True, "openWorldHint": True}, title="Run cells", task=True)
     async def jupyter_run(
         path: Path,
@@ -159,7 +174,11 @@ def register(server: ToolServer, host: Workbench) -> None:
             raise ToolError("none of these cells is a code cell: there is nothing to run")
         if host.modes.needs_approval("run"):
             text = "\n\n".join(f"# cell {cell_id}\n{source}" for cell_id, source in code)
-            detail: ApprovalDetail = {"kind": "code", "title": f"Run of {_count(len(code), 'cell')} in {path}", "text": text}
+            detail: ApprovalDetail = {
+                "kind": "code",
+                "title": f"Run of {_count(len(code), 'cell')} in {path}",
+                "text": text,
+            }
             await ctx.ask_approval({"path": path, "ids": [cell_id for cell_id, _ in code]}, detail)
         kernel_id = await host.kernels.of_notebook(path, start=True)
         assert kernel_id is not None
@@ -179,7 +198,11 @@ def register(server: ToolServer, host: Workbench) -> None:
         ]
         return _answer({"path": path, "kernel_id": kernel_id, "cells": results}, renderer.blocks)
 
-    @server.tool(annotations={"destructiveHint": False, "idempotentHint": False, "openWorldHint": False}, title="New notebook")
+
+def _create(server: ToolServer, host: Workbench) -> None:
+    @server.tool(
+        annotations={"destructiveHint": False, "idempotentHint": False, "openWorldHint": False}, title="New notebook"
+    )
     async def jupyter_create(
         path: Path,
         ctx: Context,
@@ -205,7 +228,11 @@ def register(server: ToolServer, host: Workbench) -> None:
             raise ToolError(f"no kernel named {name!r}; the kernels here: {', '.join(sorted(specs))}")
         notebook = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
         spec = specs[name]["spec"]
-        notebook.metadata["kernelspec"] = {"name": name, "display_name": spec.get("display_name", name), "language": spec.get("language", "")}
+        notebook.metadata["kernelspec"] = {
+            "name": name,
+            "display_name": spec.get("display_name", name),
+            "language": spec.get("language", ""),
+        }
         await ensure_async(manager.save({"type": "notebook", "format": "json", "content": notebook}, path))
         await host.agents.seen(agent_name(ctx), path)
         return _answer({"path": path, "kernel_name": name, "cells": []})

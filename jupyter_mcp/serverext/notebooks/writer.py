@@ -109,7 +109,11 @@ class CellWriter:
     async def _update(self, content: dict[str, Any]) -> None:
         display = (content.get("transient") or {}).get("display_id")
         for index in self._displays.get(display, []) if isinstance(display, str) else []:
-            self.outputs[index] = {**self.outputs[index], "data": content.get("data", {}), "metadata": content.get("metadata", {})}
+            self.outputs[index] = {
+                **self.outputs[index],
+                "data": content.get("data", {}),
+                "metadata": content.get("metadata", {}),
+            }
             updated = self.outputs[index]
 
             def write(ycell: Any, index: int = index, updated: dict[str, Any] = updated) -> None:

@@ -27,7 +27,9 @@ async def test_an_agent_is_a_named_collaborator_of_the_notebook_it_works_in(
             ("claude-desktop", "claude-desktop (MCP agent)", "CD")
         ]
     reply = json.loads((await jp_fetch("api", "mcp", "notebook-tools")).body)
-    assert [(a["name"], a["notebook_path"], a["edits"]) for a in reply["agents"]] == [("claude-desktop", "team.ipynb", 0)]
+    assert [(a["name"], a["notebook_path"], a["edits"]) for a in reply["agents"]] == [
+        ("claude-desktop", "team.ipynb", 0)
+    ]
 
 
 async def test_undo_takes_back_the_agents_last_edit_and_keeps_the_users(
@@ -47,10 +49,14 @@ async def test_undo_takes_back_the_agents_last_edit_and_keeps_the_users(
         body = json.dumps({"agent": "helper", "notebook": "undo.ipynb"})
         reply = json.loads((await jp_fetch("api", "mcp", "notebook-tools", "undo", method="POST", body=body)).body)
         assert [a["edits"] for a in reply["agents"]] == [1]
-        after = [c["source"] for c in structured(await client.call_tool("jupyter_read", {"path": "undo.ipynb"}))["cells"]]
+        after = [
+            c["source"] for c in structured(await client.call_tool("jupyter_read", {"path": "undo.ipynb"}))["cells"]
+        ]
         assert after == ["a = 2", "# the user's and mine"]
         await jp_fetch("api", "mcp", "notebook-tools", "undo", method="POST", body=body)
-        after = [c["source"] for c in structured(await client.call_tool("jupyter_read", {"path": "undo.ipynb"}))["cells"]]
+        after = [
+            c["source"] for c in structured(await client.call_tool("jupyter_read", {"path": "undo.ipynb"}))["cells"]
+        ]
         assert after == ["a = 1", "# the user's and mine"]
         nothing = await jp_fetch("api", "mcp", "notebook-tools", "undo", method="POST", body=body, raise_error=False)
         assert nothing.code == 409

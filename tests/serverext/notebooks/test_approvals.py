@@ -59,7 +59,9 @@ async def test_a_run_waits_with_its_code_and_deny_changes_nothing(
 
 
 @pytest.mark.parametrize("notebook_tools", [WAITING])
-async def test_an_edit_waits_with_its_diff_and_allow_applies_it(jp_root_dir: Path, jp_fetch: Any, agent: Agents) -> None:
+async def test_an_edit_waits_with_its_diff_and_allow_applies_it(
+    jp_root_dir: Path, jp_fetch: Any, agent: Agents
+) -> None:
     file = write_notebook(jp_root_dir, "diff.ipynb", ["total = 1 + 1"])
     async with agent("desk-agent") as client:
         (cell,) = structured(await client.call_tool("jupyter_read", {"path": "diff.ipynb"}))["cells"]
@@ -103,5 +105,7 @@ async def test_with_confirm_runs_an_edit_goes_at_once_and_the_switch_applies_to_
         refused = await client.call_tool("jupyter_run", {"path": "switch.ipynb", "ids": [cell["id"]]})
         assert refused.is_error
         assert "'read' mode" in refused.content[0].text
-        bad = await jp_fetch("api", "mcp", "notebook-tools", method="POST", body=json.dumps({"mode": "all"}), raise_error=False)
+        bad = await jp_fetch(
+            "api", "mcp", "notebook-tools", method="POST", body=json.dumps({"mode": "all"}), raise_error=False
+        )
         assert bad.code == 400

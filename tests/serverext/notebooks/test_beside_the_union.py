@@ -36,7 +36,14 @@ async def test_the_notebook_tools_stand_beside_the_notebooks_own(
     try:
         async with jupyter_client(f"{server_url}mcp", jupyter_token, mode=mode, message_handler=on_message) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            assert names == {"jupyter_2_whoami", "jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
+            assert names == {
+                "jupyter_2_whoami",
+                "jupyter_notebooks",
+                "jupyter_read",
+                "jupyter_edit",
+                "jupyter_run",
+                "jupyter_create",
+            }
             assert (await client.call_tool("jupyter_2_whoami", {})).structured_content == {"result": "jupyter.ipynb"}
             listing = structured(await client.call_tool("jupyter_notebooks", {}))
             (entry,) = listing["notebooks"]

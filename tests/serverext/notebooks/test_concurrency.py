@@ -14,7 +14,6 @@ from typing import Any
 
 import mcp_types as mt
 import nbformat
-import pytest
 
 from tests.serverext.conftest import jupyter_client
 from tests.serverext.notebooks.conftest import structured, write_notebook
@@ -69,7 +68,8 @@ async def agent_loop(client: Any, name: str, ledger: Ledger, shared_id: str, sto
         result = await client.call_tool("jupyter_edit", {"path": PATH, "ops": ops})
         if result.is_error:
             text = result.content[0].text
-            assert "changed since you read it" in text, text
+            # Raced: a cell it named changed, or the cell it inserts after was deleted by the other agent.
+            assert "changed since you read it" in text or "deleted since you read it" in text, text
             assert "nothing was applied" in text
             ledger.stale.append(text)
             if ops[0]["op"] == "delete":
@@ -93,7 +93,9 @@ async def user_loop(serverapp: Any, typed: list[str], stop: float) -> None:
     """The notebook's user typing into their own cell, through the shared document (as a browser's updates land)."""
     (ydoc,) = serverapp.extension_manager.extension_apps["jupyter_server_ydoc"]
     while asyncio.get_running_loop().time() < stop:
-        document = await ydoc.get_document(path=PATH, content_type="notebook", file_format="json", copy=False, create=True)
+        document = await ydoc.get_document(
+            path=PATH, content_type="notebook", file_format="json", copy=False, create=True
+        )
         with document.ydoc.transaction(origin="browser-user"):
             ycell = next(cell for cell in document.ycells if cell["source"].to_py().startswith("# user"))
             text = ycell["source"]
@@ -140,7 +142,9 @@ async def test_two_agents_and_a_user_for_30_s_lose_nothing_and_duplicate_nothing
     assert sources[ids.index(shared_id)] == source
     assert len(ledger.inserted) > 10
     assert ledger.runs > 0
-    print(f"accepted inserts {len(ledger.inserted)}, deletes {len(ledger.deleted)}, stale {len(ledger.stale)}, runs {ledger.runs}")
+    print(
+        f"accepted inserts {len(ledger.inserted)}, deletes {len(ledger.deleted)}, stale {len(ledger.stale)}, runs {ledger.runs}"
+    )
     notebook = await saved(file, lambda nb: [cell.source for cell in nb.cells] == sources, within=15)
     assert [cell.source for cell in notebook.cells] == sources
     nbformat.validate(notebook)

@@ -12,10 +12,9 @@ from typing import Any
 
 import nbformat
 
+from tests.conftest import NOTEBOOK_TOOLS
 from tests.oauth import Consent, oauth_client, sdk_provider
 from tests.serverext.notebooks.conftest import structured, write_notebook
-
-NOTEBOOK_TOOLS = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}
 
 
 def offered(page: str) -> list[str]:
