@@ -30,6 +30,7 @@ from mcp.server.subscriptions import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from jupyter_mcp.tools import signedin
 from jupyter_mcp.tools._sdk import client_implementation, connection_of
 from jupyter_mcp.tools.calls.events import ClientInfo
 from jupyter_mcp.tools.components.base import Kind
@@ -61,7 +62,11 @@ class ConnectedClient:
 
 
 def client_info_of(request: ServerRequestContext[Any, Any]) -> ClientInfo | None:
+    """Who sent ``request``: a signed-in client by its grant's name, else by what it said it is."""
     info = client_implementation(request)
+    grant = signedin.current.get()
+    if grant is not None:
+        return ClientInfo(grant["client"], info.version if info is not None else "", request.protocol_version)
     if info is None:
         return None
     return ClientInfo(info.name, info.version, request.protocol_version)
@@ -118,6 +123,8 @@ class _Session:
     loop: asyncio.AbstractEventLoop
     since: float
     last_seen: float
+    signed_in: str | None = None
+    """The name of the signed-in client the session's first request came from (its grant's)."""
 
 
 class ClientTracker:
@@ -169,7 +176,9 @@ class ClientTracker:
             if session is not None:
                 session.last_seen = now
                 return
-            self._sessions[key] = _Session(connection, asyncio.get_running_loop(), now, now)
+            grant = signedin.current.get()
+            signed_in = grant["client"] if grant is not None else None
+            self._sessions[key] = _Session(connection, asyncio.get_running_loop(), now, now, signed_in)
             if connection.session_id is not None:
                 self._by_session_id[connection.session_id] = key
         connection.exit_stack.callback(self._forget, key)
@@ -294,7 +303,7 @@ def _describe(session: _Session) -> ConnectedClient:
     params = session.connection.client_params
     info = params.client_info if params is not None else None
     return ConnectedClient(
-        name=info.name if info is not None else "unknown",
+        name=session.signed_in or (info.name if info is not None else "unknown"),
         version=info.version if info is not None else "",
         protocol_version=session.connection.protocol_version,
         since=session.since,
