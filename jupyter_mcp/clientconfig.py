@@ -119,6 +119,21 @@ def config_for(kind: str, target: Target) -> dict[str, Any]:
     raise ValueError(f"unknown client {kind!r}; choose one of {', '.join(CLIENTS)}")
 
 
+def sign_in_config(kind: str, name: str, url: str) -> dict[str, Any]:
+    """The JSON a client needs to reach ``url`` and sign in with Jupyter there (OAuth): the URL, nothing secret.
+    Claude Desktop starts ``mcp-remote`` (with Node's ``npx``), which signs in for it."""
+    if kind == "claude":
+        return {"mcpServers": {name: {"command": "npx", "args": ["-y", "mcp-remote", url]}}}
+    if kind == "vscode":
+        return {"servers": {name: {"type": "http", "url": url}}}
+    if kind == "cursor":
+        return {"mcpServers": {name: {"url": url}}}
+    if kind == "inspector":
+        parts = ["npx", "@modelcontextprotocol/inspector", "--web", "--transport", "http", "--server-url", url]
+        return {"command": shlex.join(parts)}
+    raise ValueError(f"unknown client {kind!r}; choose one of {', '.join(CLIENTS)}")
+
+
 def _stdio_entry(target: Target) -> dict[str, Any]:
     command, *prefix = target.command
     args = [*prefix, "connect"]

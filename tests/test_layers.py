@@ -74,9 +74,9 @@ def test_the_checker_sees_type_checking_and_lazy_imports(tmp_path: Path) -> None
 
 
 # The tool layer's rooms, lowest first: a room imports only rooms before it (and the shared modules
-# directly under tools/: errors, observers, sizes, settings, codec, identity, peers). The protocol core never imports a transport.
+# directly under tools/: errors, observers, sizes, settings, codec, identity, signedin, peers). The protocol core never imports a transport.
 ROOMS = ("components", "budget", "calls", "approvals", "apps", "protocol", "transports")
-SHARED = ("errors", "observers", "sizes", "settings", "codec", "identity", "peers")
+SHARED = ("errors", "observers", "sizes", "settings", "codec", "identity", "signedin", "peers")
 
 
 def _room_of(module: str) -> str | None:

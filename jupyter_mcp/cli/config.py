@@ -7,6 +7,9 @@ with the live server's URL and token; ``inspector`` prints an MCP Inspector comm
 as an MCP Bundle instead (Claude Desktop renders each tool's MCP App card only for installed bundles).
 Without TARGET while several notebooks serve (or none yet), the config is for their Jupyter server's
 ``/mcp``: every notebook's tools at once, each name prefixed with its notebook's — one entry for all of them.
+``--sign-in [URL]`` prints the config of a client that signs in with Jupyter instead (OAuth: the URL only,
+no token; the client opens a browser where you allow it): for this machine's Jupyter server's ``/mcp``, or
+for the route URL names (a hub's ``https://hub.example.org/user/NAME/mcp``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from jupyter_mcp.clientconfig import (
     discovery_env,
     kernel_target,
     server_name,
+    sign_in_config,
     stdio_command,
     url_target,
 )
@@ -57,6 +61,15 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--command", help="claude: the jupyter-mcp executable to start (default: this one); printed by absolute path"
     )
+    parser.add_argument(
+        "--sign-in",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="URL",
+        help="the URL only: the client signs in with Jupyter in a browser (URL: an MCP route's, default this "
+        "machine's Jupyter server's /mcp)",
+    )
     parser.add_argument("--install", action="store_true", help="claude: merge the entry into Claude Desktop's config")
     parser.add_argument(
         "--mcpb",
@@ -84,8 +97,13 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("--output goes with --mcpb")
     if args.mcpb and args.install:
         raise CLIError("--mcpb and --install are two ways to add the server: choose one")
-    target = build_target(args.client, args.target, args.name, args.command)
-    config = config_for(args.client, target)
+    if args.sign_in is not None:
+        if args.mcpb or args.command or (args.sign_in and args.target):
+            raise CLIError("--sign-in takes one URL, and no --mcpb or --command (it names a route, nothing to start)")
+        config = sign_in_config(args.client, args.name or UNION_NAME, sign_in_url(args.sign_in or args.target))
+    else:
+        target = build_target(args.client, args.target, args.name, args.command)
+        config = config_for(args.client, target)
     if args.install:
         return _install(config, args.config_file)
     if args.mcpb:
@@ -116,6 +134,20 @@ def build_target(client: str, text: str | None, name: str | None, command: str |
             "MCP Tools sidebar or GET /api/mcp/config"
         )
     return kernel_target(info.url, info.token, info.notebook_path, info.kernel_id, name=name, command=stdio(command))
+
+
+def sign_in_url(text: str | None) -> str:
+    """The route a signed-in client reaches: TARGET when it is a URL, else this machine's Jupyter server's ``/mcp``."""
+    from jupyter_mcp.cli.targets import union_of
+
+    if text is not None and text.startswith(("https://", "http://")):
+        return text
+    if text is not None:
+        raise CLIError("--sign-in takes the URL of an MCP route (or nothing: this machine's Jupyter server's /mcp)")
+    jupyter = union_of(set())
+    if jupyter is None:
+        raise CLIError("no Jupyter server with jupyter_mcp runs here: start one, or give the route's URL")
+    return jupyter.union_url
 
 
 def _every_notebook(name: str | None, command: str | None) -> Target | None:

@@ -12,7 +12,10 @@ Routes (under the server's ``base_url``):
 - ``/api/mcp/kernels/<kernel_id>/{approvals/<call_id>,pause,questions/<call_id>,limits}``: the notebook
   user's answers and switches, forwarded to the kernel with its admin token;
 - ``/api/mcp/notebook-tools`` (and ``.../undo``): the notebook tools' modes and the agents at work (``notebooks``);
-- ``/api/mcp/openapi.json``: the OpenAPI document of these REST routes.
+- ``/api/mcp/openapi.json``: the OpenAPI document of these REST routes;
+- sign-in with Jupyter (``oauth``): ``/mcp/oauth/…`` (the authorization server: authorize, token,
+  register, revoke, the consent page, its metadata), ``/.well-known/oauth-protected-resource/mcp…``
+  (each MCP route's metadata) and ``/api/mcp/apps`` (the grants, for Connected apps).
 
 The notebook tools (``jupyter_read``, ``jupyter_edit``, ``jupyter_run`` ...) are a tool server of the
 extension's own, a member of ``/mcp`` beside the notebooks' (``serverext/notebooks``).
@@ -23,8 +26,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.extension.application import ExtensionApp
-from traitlets import Bool, Enum, Float, Integer, Unicode, observe
+from traitlets import Bool, Enum, Float, Integer, TraitError, Unicode, observe, validate
 
 from jupyter_mcp._version import __version__
 from jupyter_mcp._wire.connections import ConnectionPool
@@ -44,6 +48,12 @@ from jupyter_mcp.serverext.notebooks.host import PREFIX as NOTEBOOK_TOOLS_PREFIX
 from jupyter_mcp.serverext.notebooks.host import NotebookTools
 from jupyter_mcp.serverext.notebooks.modes import CONFIRM_HELP, CONFIRMS, MODE_HELP, MODES, NotebookModes
 from jupyter_mcp.serverext.notebooks.rest import NotebookToolsHandler, UndoHandler
+from jupyter_mcp.serverext.oauth import endpoints
+from jupyter_mcp.serverext.oauth.apps import AppHandler, AppsHandler
+from jupyter_mcp.serverext.oauth.authority import Lifetimes
+from jupyter_mcp.serverext.oauth.consent import ConsentHandler, NotebookToolModes
+from jupyter_mcp.serverext.oauth.documents import MetadataDocuments
+from jupyter_mcp.serverext.oauth.signin import SignIn
 from jupyter_mcp.serverext.proxy import KernelProxyHandler, NotebookProxyHandler
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.union.handler import UnionHandler
@@ -120,6 +130,49 @@ class MCPExtensionApp(ExtensionApp):
         if modes is not None:
             modes.set(mode=self.notebook_tools, confirm=self.notebook_tools_confirm)
 
+    oauth = Bool(
+        True,
+        help="Offer sign-in with Jupyter on the MCP routes: a client that knows only the URL gets a 401 that starts "
+        "the MCP authorization flow (OAuth 2.1), the user allows it on a consent page behind Jupyter's login, and "
+        "the client gets tokens for that route alone. Needs HTTPS, except on loopback. The Jupyter token and hub "
+        "API tokens work the same either way.",
+    ).tag(config=True)
+    oauth_store = Unicode(
+        "",
+        help="SQLite file where sign-in keeps registrations, grants and the digests of codes and tokens (default: "
+        "jupyter_mcp/oauth.sqlite in the Jupyter data dir, which is per user under JupyterHub).",
+    ).tag(config=True)
+    oauth_access_token_lifetime = Float(
+        3600.0, help="Seconds a signed-in client's access token is good for (it gets a new one with its refresh token)."
+    ).tag(config=True)
+    oauth_refresh_token_lifetime = Float(
+        30 * 86400.0,
+        help="Seconds a refresh token may lie unused (each use replaces it); never beyond what the user chose on the "
+        "consent page.",
+    ).tag(config=True)
+    oauth_dynamic_registration = Bool(
+        True, help="Let clients register themselves (RFC 7591); the consent page says their names are unverified."
+    ).tag(config=True)
+    oauth_client_metadata_documents = Bool(
+        True,
+        help="Accept clients whose client_id is the https URL of their metadata document (fetched by this server; "
+        "the consent page shows them as verified by that host).",
+    ).tag(config=True)
+    oauth_client_metadata_private_addresses = Bool(
+        False,
+        help="Fetch client metadata documents from loopback and private addresses too (an intranet's clients). Off: "
+        "public addresses only, so a client_id cannot make this server reach into its own network.",
+    ).tag(config=True)
+    oauth_client_metadata_ca_file = Unicode(
+        "", help="CA bundle (PEM file) to verify the hosts of client metadata documents with (default: the system's)."
+    ).tag(config=True)
+
+    @validate("oauth_access_token_lifetime", "oauth_refresh_token_lifetime")
+    def _positive(self, proposal: Any) -> float:
+        if proposal["value"] <= 0:
+            raise TraitError(f"{proposal['trait'].name} must be a positive number of seconds")
+        return float(proposal["value"])
+
     def initialize_settings(self) -> None:
         assert self.serverapp is not None
         pool = ConnectionPool(
@@ -158,10 +211,36 @@ class MCPExtensionApp(ExtensionApp):
             public_url=self.public_url,
             config_includes_token=self.config_includes_token,
             union=union,
+            signin=self._sign_in() if self.oauth else None,
         )
+
+    def _sign_in(self) -> SignIn:
+        assert self.serverapp is not None
+        store = (
+            Path(self.oauth_store) if self.oauth_store else Path(jupyter_data_dir()) / "jupyter_mcp" / "oauth.sqlite"
+        )
+        documents = MetadataDocuments(
+            private_addresses=self.oauth_client_metadata_private_addresses, ca_file=self.oauth_client_metadata_ca_file
+        )
+        return SignIn(
+            store,
+            base_url=self.serverapp.base_url,
+            public_url=self.public_url,
+            lifetimes=Lifetimes(self.oauth_access_token_lifetime, self.oauth_refresh_token_lifetime),
+            registration=self.oauth_dynamic_registration,
+            documents=documents if self.oauth_client_metadata_documents else None,
+        )
+
+    def notebook_tool_modes(self) -> NotebookToolModes:
+        """The notebook tools' modes a consent may choose: up to the server's own now (``notebook_tools``, which
+        the sidebar may change; a grant never gets more than the server allows at the time of a call)."""
+        current = self.modes.mode
+        allowed = MODES[: MODES.index(current) + 1]
+        return NotebookToolModes(allowed, current) if len(allowed) > 1 else NotebookToolModes()
 
     def initialize_handlers(self) -> None:
         options: dict[str, Any] = {"services": self.services}
+        self.handlers.extend(self._sign_in_handlers())
         self.handlers.extend(
             [
                 (r"/mcp/?", UnionHandler, options),
@@ -183,7 +262,26 @@ class MCPExtensionApp(ExtensionApp):
             ]
         )
 
+    def _sign_in_handlers(self) -> list[tuple[str, Any, dict[str, Any]]]:
+        """The flow's routes below the base URL; its discovery places at the origin's root go to the web app."""
+        signin = self.services.signin
+        if signin is None:
+            return []
+        below, root = endpoints.handlers(signin)
+        assert self.serverapp is not None
+        rules = [(path, kind, {"name": self.name, **kw}) for path, kind, kw in root]
+        self.serverapp.web_app.add_handlers(".*$", rules)  # type: ignore[no-untyped-call]
+        apps = {"signin": signin}
+        return [
+            *below,
+            (r"/mcp/oauth/consent", ConsentHandler, {"signin": signin, "notebook_tools": self.notebook_tool_modes}),
+            (r"/api/mcp/apps/?", AppsHandler, apps),
+            (r"/api/mcp/apps/(?P<grant_id>[^/]+)/?", AppHandler, apps),
+        ]
+
     async def stop_extension(self) -> None:
+        if self.services.signin is not None:
+            self.services.signin.close()
         self.notebooks.close()
         self.services.union.stop()
         self.services.carriers.close()

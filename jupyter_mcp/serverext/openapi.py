@@ -24,7 +24,7 @@ from jupyter_mcp.shapes.answers import (
     Settled,
 )
 from jupyter_mcp.shapes.notebooks import NotebookToolsReply, NotebookToolsSwitch, UndoEdit
-from jupyter_mcp.shapes.rest import ConfigReply, ServerEntry, UnionReply
+from jupyter_mcp.shapes.rest import AppEntry, ConfigReply, ServerEntry, UnionReply
 
 _SHAPES: dict[str, Any] = {
     "ServerEntry": ServerEntry,
@@ -40,6 +40,7 @@ _SHAPES: dict[str, Any] = {
     "NotebookToolsReply": NotebookToolsReply,
     "NotebookToolsSwitch": NotebookToolsSwitch,
     "UndoEdit": UndoEdit,
+    "AppEntry": AppEntry,
 }
 _REF = "#/components/schemas/{model}"
 
@@ -87,6 +88,11 @@ def _paths() -> dict[str, Any]:
         "/api/mcp/openapi.json": {"get": _openapi()},
         "/api/mcp/notebook-tools": {"get": _notebook_tools(), "post": _switch()},
         "/api/mcp/notebook-tools/undo": {"post": _undo()},
+        "/api/mcp/apps": {"get": _apps()},
+        "/api/mcp/apps/{grant_id}": {
+            "delete": _revoke(),
+            "parameters": [_path_parameter("grant_id", "The signed-in app's grant id.")],
+        },
         "/api/mcp/kernels/{kernel_id}/approvals/{call_id}": {
             "post": _post("Allow or deny a client's call waiting for approval.", "ApprovalAnswer", "Settled"),
             "parameters": [kernel, call],
@@ -186,6 +192,24 @@ def _undo() -> dict[str, Any]:
     }
 
 
+def _apps() -> dict[str, Any]:
+    listing = {"type": "array", "items": _ref("AppEntry")}
+    return {
+        "operationId": "listApps",
+        "summary": "The clients signed in with Jupyter (Connected apps): who allowed what, where, until when.",
+        "description": "Absent when sign-in is off (`MCPExtensionApp.oauth = False`).",
+        "responses": {"200": _json("The signed-in apps, newest first.", listing), **_errors(403)},
+    }
+
+
+def _revoke() -> dict[str, Any]:
+    return {
+        "operationId": "revokeApp",
+        "summary": "Revoke a signed-in app: its tokens stop working at once.",
+        "responses": {"204": {"description": "Revoked."}, **_errors(403, 404)},
+    }
+
+
 def _openapi() -> dict[str, Any]:
     return {
         "operationId": "openapi",
@@ -210,7 +234,7 @@ def _post(summary: str, body: str, reply: str) -> dict[str, Any]:
 _ERRORS = {
     400: "The body is not a JSON object, or the kernel refused it (the message says why).",
     403: "No Jupyter credentials, or not allowed.",
-    404: "No such kernel, or nothing waits under that call id.",
+    404: "No such kernel, nothing waits under that call id, or no such signed-in app.",
     502: "The kernel's tool server did not answer.",
     503: "The kernel has no MCP tool server yet (no %%mcp_tool cell has run).",
     409: "The agent has no edit of that notebook left to undo.",

@@ -18,7 +18,6 @@ from asyncio import Future
 from collections.abc import Awaitable
 from typing import Any
 
-from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import httputil, web
@@ -30,7 +29,10 @@ from jupyter_mcp.serverext.carriers.base import Upstream, UpstreamResponse, cred
 from jupyter_mcp.serverext.carriers.registry import Reach
 from jupyter_mcp.serverext.directory import NoToolServer, UnknownKernel
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
+from jupyter_mcp.serverext.oauth.guard import SignInGuard, jupyter_or_grant
+from jupyter_mcp.serverext.oauth.signin import SignIn
 from jupyter_mcp.serverext.services import Services
+from jupyter_mcp.shapes import signedin
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ _HOP_BY_HOP = frozenset(
 )
 # Jupyter's credentials and browser context stay on this side; the kernel gets its own token.
 _NOT_UPSTREAM = _HOP_BY_HOP | {"host", "authorization", "cookie", "origin", "referer", "x-xsrftoken", "x-xsrf-token"}
+_NOT_UPSTREAM |= {signedin.HEADER}  # only this server vouches for a signed-in client
 # Date and Server are this server's own; an upstream auth challenge would be about the kernel token.
 _NOT_DOWNSTREAM = _HOP_BY_HOP | {"date", "server", "set-cookie", "www-authenticate"}
 _SSE = "text/event-stream"
@@ -52,14 +55,19 @@ _UNREACHABLE = "Kernel tool server unreachable"
 _STOPPED = "Kernel tool server stopped answering"
 
 
-def upstream_headers(incoming: httputil.HTTPHeaders, info: ServerInfo) -> httputil.HTTPHeaders:
-    """The client's headers minus Jupyter's credentials, plus the kernel's Host and token."""
+def upstream_headers(
+    incoming: httputil.HTTPHeaders, info: ServerInfo, signed_in: signedin.SignedIn | None = None
+) -> httputil.HTTPHeaders:
+    """The client's headers minus Jupyter's credentials, plus the kernel's Host and token (and, for a client
+    that signed in with Jupyter, who it is)."""
     headers = httputil.HTTPHeaders()
     for name, value in incoming.get_all():
         if name.lower() not in _NOT_UPSTREAM:
             headers.add(name, value)
     for name, value in credentials(info):
         headers[name] = value
+    if signed_in is not None:
+        headers[signedin.HEADER] = signedin.encode(signed_in)
     return headers
 
 
@@ -86,7 +94,7 @@ class JsonRpcErrors(web.RequestHandler):
 
 
 @web.stream_request_body
-class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
+class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     """Base: subclasses say which kernel (``locate``)."""
 
     SUPPORTED_METHODS = ("GET", "POST", "DELETE", "OPTIONS")
@@ -106,6 +114,9 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     async def locate(self) -> Reach:
         raise NotImplementedError
 
+    def sign_in(self) -> SignIn | None:
+        return self.services.signin
+
     # ---- request: authorize, resolve and open upstream before the body arrives --------------------
 
     async def prepare(self) -> None:  # type: ignore[override]
@@ -113,8 +124,7 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
         if self.request.method != "OPTIONS":
             await _maybe(self._open_upstream())
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def _open_upstream(self) -> None:
         _no_delay(self.request)
         try:
@@ -126,7 +136,7 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
         except ValueError as error:  # the discovery file's URL is none
             raise web.HTTPError(502, "the kernel advertised an unusable URL: %s", error, reason=_UNREACHABLE) from None
         carrier = reach.carrier
-        headers = upstream_headers(self.request.headers, reach.info).get_all()
+        headers = upstream_headers(self.request.headers, reach.info, self.signed_in()).get_all()
         try:
             self._exchange = await carrier.open(self.request.method or "GET", carrier.mcp_path, headers)
         except HttpError as error:
@@ -142,18 +152,15 @@ class ProxyHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
 
     # ---- verbs ---------------------------------------------------------------------------------------
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def post(self, **_: str) -> None:
         await self._relay()
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def get(self, **_: str) -> None:
         await self._relay()
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def delete(self, **_: str) -> None:
         await self._relay()
 

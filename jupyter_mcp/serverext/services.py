@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from jupyter_mcp._wire.connections import ConnectionPool
 from jupyter_mcp.serverext.carriers.registry import Carriers
 from jupyter_mcp.serverext.directory import ToolServerDirectory
+from jupyter_mcp.serverext.oauth.signin import SignIn
 from jupyter_mcp.serverext.union.live.union import Union
 
 
@@ -21,3 +22,5 @@ class Services:
     config_includes_token: bool
     union: Union
     """``<base_url>/mcp``: every notebook's tools as one server (idle until its first request)."""
+    signin: SignIn | None = None
+    """Sign-in with Jupyter (OAuth) on the MCP routes; ``None`` when ``MCPExtensionApp.oauth`` is off."""

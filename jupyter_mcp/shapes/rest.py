@@ -89,3 +89,27 @@ class UnionReply(TypedDict):
     """Clients of ``/mcp``."""
     read_only_clients: list[str]
     """Clients limited to read-only tools in every notebook (``POST /api/mcp/limits``)."""
+
+
+class AppEntry(TypedDict):
+    """A client signed in with Jupyter: one grant (``GET /api/mcp/apps`` is a list of these)."""
+
+    grant_id: str
+    client_name: str
+    """The name the client gave when it registered, or in its metadata document."""
+    client_id: str
+    verified: bool
+    """A metadata document at its ``client_id`` URL vouches for it (else it registered itself)."""
+    redirect_host: str
+    user: str
+    """The Jupyter user who allowed it (by the name the consent page showed)."""
+    resource: str
+    """The MCP route its tokens are good for (an absolute URL)."""
+    read_only: bool
+    notebooks: list[str]
+    """Notebooks and folders it may see (empty: all the route reaches)."""
+    notebook_tools: str | None
+    created: float
+    expires_at: float | None
+    """When the grant ends (``None``: when revoked)."""
+    last_used: float | None

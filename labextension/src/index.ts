@@ -2,12 +2,13 @@ import { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { appsPlugin } from './plugins/apps';
 import { approvalsPlugin } from './plugins/approvals';
+import { connectedAppsPlugin } from './plugins/connected';
 import { serversPlugin } from './plugins/servers';
 import { sidebarPlugin } from './plugins/sidebar';
 import { statusPlugin } from './plugins/statusbar';
 import { widgetsPlugin } from './plugins/widgets';
 
-export { IMCPServers } from './tokens';
+export { IMCPServers, IMCPSidebar } from './tokens';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   serversPlugin,
@@ -15,7 +16,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   statusPlugin,
   approvalsPlugin,
   appsPlugin,
-  widgetsPlugin
+  widgetsPlugin,
+  connectedAppsPlugin
 ];
 
 export default plugins;

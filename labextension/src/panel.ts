@@ -52,6 +52,12 @@ export class ToolsPanel extends Widget {
     this._render();
   }
 
+  /** A section another feature draws and updates (Connected apps), kept after the notebooks. */
+  addSection(section: HTMLElement): void {
+    this._sections.push(section);
+    this.node.append(section);
+  }
+
   dispose(): void {
     this._servers.changed.disconnect(this._render, this);
     this._agents?.changed.disconnect(this._render, this);
@@ -86,7 +92,7 @@ export class ToolsPanel extends Widget {
       body.append(unionSection(union, limit, copy));
     }
     body.append(...servers.map(server => this._server(server)));
-    this.node.replaceChildren(body);
+    this.node.replaceChildren(body, ...this._sections);
     if (focused instanceof HTMLElement && body.contains(focused)) {
       focused.focus(); // a reason or an answer being typed survives the once-a-second refresh
     }
@@ -216,6 +222,7 @@ export class ToolsPanel extends Widget {
 
   private _byKernel = new Map<string, IServerControls>();
   private _drawn = '';
+  private readonly _sections: HTMLElement[] = [];
 }
 
 interface IServerControls {

@@ -16,7 +16,7 @@ export async function requestAPI<T>(
   if (!response.ok) {
     throw new ServerConnection.ResponseError(response, messageOf(text) ?? response.statusText);
   }
-  return JSON.parse(text) as T;
+  return (text ? JSON.parse(text) : undefined) as T; // a 204 (DELETE) has no body
 }
 
 function messageOf(text: string): string | undefined {

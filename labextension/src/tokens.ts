@@ -47,3 +47,13 @@ export interface IMCPServers {
 export const IMCPServers = new Token<IMCPServers>('jupyter-mcp:servers', 'Notebooks that serve MCP tools.');
 
 export const PANEL_ID = 'jupyter-mcp-tools';
+
+/**
+ * The "MCP Tools" sidebar, for features that add a section of their own below the notebooks.
+ */
+export interface IMCPSidebar {
+  /** Keep `section` at the end of the sidebar (its owner keeps it up to date). */
+  addSection(section: HTMLElement): void;
+}
+
+export const IMCPSidebar = new Token<IMCPSidebar>('jupyter-mcp:sidebar', 'The MCP Tools sidebar, to add sections to.');

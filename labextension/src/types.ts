@@ -180,6 +180,23 @@ export interface IUnionReply {
   read_only_clients: string[];
 }
 
+/** A client signed in with Jupyter: one grant (`GET /api/mcp/apps` is a list of these). */
+export interface IAppEntry {
+  grant_id: string;
+  client_name: string;
+  client_id: string;
+  verified: boolean;
+  redirect_host: string;
+  user: string;
+  resource: string;
+  read_only: boolean;
+  notebooks: string[];
+  notebook_tools: string | null;
+  created: number;
+  expires_at: number | null;
+  last_used: number | null;
+}
+
 /** What JupyterLab sends for a waiting call. */
 export interface IApprovalAnswer {
   decision?: 'allow' | 'deny';

@@ -3,3 +3,4 @@ import './ui.css';
 import './union.css';
 import './agents.css';
 import './apps.css';
+import './connected.css';

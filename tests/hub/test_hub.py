@@ -23,6 +23,7 @@ from tests.cli.conftest import JUPYTER_MCP
 from tests.conftest import NOTEBOOK_TOOLS, http_client
 from tests.hub.conftest import NOTEBOOK, STUDENTS, TOOL, StudentNotebook
 from tests.hub.hub import Hub
+from tests.oauth import Consent, MemoryStorage, oauth_client, sdk_provider
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -85,7 +86,7 @@ def refused(hub: Hub, user: str, token: str | None) -> int:
 def test_nobody_else_reaches_a_students_tools(hub: Hub, notebooks: dict[str, StudentNotebook]) -> None:
     assert refused(hub, "alice", hub.token("bob")) == 403  # bob's token on alice's route
     assert refused(hub, "alice", hub.token("alice", ["read:users:name!user=alice"])) == 403  # no access scope
-    assert refused(hub, "alice", None) in (302, 401, 403)  # no token: the hub's login, never the tools
+    assert refused(hub, "alice", None) == 401  # no token: sign in (with the hub's login), never the tools
     assert refused(hub, "alice", "not-a-token") in (302, 401, 403)
 
 
@@ -240,3 +241,40 @@ async def test_a_students_agent_sees_only_that_students_notebooks(
         missing = await client.call_tool("jupyter_read", {"path": "bobs-secret.ipynb"})
         assert missing.is_error
         assert "no notebook at 'bobs-secret.ipynb'" in missing.content[0].text
+
+
+async def test_a_student_signs_a_client_in_at_their_own_address_and_nobody_else_sees_it(
+    hub: Hub, notebooks: dict[str, StudentNotebook], mode: str
+) -> None:
+    """Sign-in with Jupyter behind the hub: the 401, discovery through the single-user server (the path-appended
+    metadata: the hub owns the root), the consent page behind the hub's login (alice's hub token stands in for
+    her browser session), tools listed and called; alice's token means nothing on bob's server, her consent page
+    is refused to bob, and bob's Connected apps never show her client."""
+    alice, bob = hub.token("alice"), hub.token("bob")
+    url = hub.user_url("alice", "mcp")
+    consent = Consent(alice)
+    storage = MemoryStorage()
+    async with oauth_client(
+        url, sdk_provider(url, consent, storage=storage, name=f"Agent of alice ({mode})"), mode=mode
+    ) as client:
+        names = [tool.name for tool in (await client.list_tools()).tools]
+        assert [name for name in names if not name.startswith("jupyter_")] == ["tools_whoami"]
+        assert (await client.call_tool("tools_whoami", {})).structured_content == {"result": "alice"}
+    assert "Agent of alice" in consent.pages[0]
+    assert storage.tokens is not None
+    signed_in = {**HEADERS, "Authorization": f"Bearer {storage.tokens.access_token}"}
+    async with httpx.AsyncClient(timeout=30) as http:
+        assert (await http.post(url, json=INITIALIZE, headers=signed_in)).status_code == 200
+        on_bobs = await http.post(hub.user_url("bob", "mcp"), json=INITIALIZE, headers=signed_in)
+        assert on_bobs.status_code == 401
+        assert "serverInfo" not in on_bobs.text
+        metadata = (await http.get(hub.user_url("alice", "mcp/oauth/.well-known/openid-configuration"))).json()
+        assert metadata["issuer"] == hub.user_url("alice", "mcp/oauth")
+        pending = consent.pages[0].split('name="auth_request" value="')[1].split('"')[0]
+        consent_page = f"{metadata['issuer']}/consent?auth_request={pending}"
+        refused = await http.get(consent_page, headers={"Authorization": f"token {bob}"})
+        assert refused.status_code == 403
+        assert "Agent of alice" not in refused.text
+    alices_apps = hub.api("GET", "/user/alice/api/mcp/apps", token=alice).json()
+    assert any(app["client_name"] == f"Agent of alice ({mode})" and app["user"] == "alice" for app in alices_apps)
+    assert hub.api("GET", "/user/bob/api/mcp/apps", token=bob).json() == []

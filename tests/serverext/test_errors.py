@@ -1,4 +1,5 @@
-"""What a client can act on: 403 without Jupyter credentials, 404, 503 and 502 with JSON-RPC bodies."""
+"""What a client can act on: 401 (sign in) without credentials, 403 with wrong ones, 404, 503 and 502 with
+JSON-RPC bodies."""
 
 from __future__ import annotations
 
@@ -33,19 +34,24 @@ def jsonrpc_message(response: HTTPResponse) -> str:
 
 
 @pytest.mark.parametrize(
-    "credentials", [{"Authorization": ""}, {"Authorization": "token wrong"}], ids=["none", "wrong"]
+    ("credentials", "status"),
+    [({"Authorization": ""}, 401), ({"Authorization": "token wrong"}, 403)],
+    ids=["none", "wrong"],
 )
-async def test_every_route_needs_jupyter_credentials(
-    jp_fetch: Any, notebook: Notebook, credentials: dict[str, str]
+async def test_every_route_needs_credentials(
+    jp_fetch: Any, notebook: Notebook, credentials: dict[str, str], status: int
 ) -> None:
+    """None at all: 401, whose WWW-Authenticate starts sign-in with Jupyter; a wrong Jupyter token: 403, as ever."""
     await notebook.run(TOOLS)
     routes = [("mcp", "kernels", notebook.kernel_id), ("mcp", "notebooks", notebook.path)]
     for route in routes:
-        assert (await post(jp_fetch, *route, headers=credentials)).code == 403
+        refused = await post(jp_fetch, *route, headers=credentials)
+        assert refused.code == status
+        assert ("resource_metadata=" in refused.headers.get("WWW-Authenticate", "")) == (status == 401)
         for method in ("GET", "DELETE"):
             response = await jp_fetch(*route, method=method, headers=credentials, raise_error=False)
-            assert response.code == 403, (route, method)
-    for api in [("api", "mcp", "servers"), ("api", "mcp", "config")]:
+            assert response.code == status, (route, method)
+    for api in [("api", "mcp", "servers"), ("api", "mcp", "config")]:  # REST: Jupyter's own answer
         assert (await jp_fetch(*api, headers=credentials, raise_error=False)).code == 403
     # The kernel's own token is no Jupyter credential either.
     kernel_token = await notebook.value("server.token")

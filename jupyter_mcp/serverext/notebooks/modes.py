@@ -15,6 +15,7 @@ from typing import Literal, get_args
 
 from jupyter_mcp.shapes.notebooks import NotebookToolsConfirm as Confirm
 from jupyter_mcp.shapes.notebooks import NotebookToolsMode as Mode
+from jupyter_mcp.tools import signedin
 from jupyter_mcp.tools.errors import ToolError
 
 Action = Literal["read", "edit", "run"]
@@ -64,10 +65,12 @@ class NotebookModes:
         return _RANK[self.mode] >= _RANK[_NEEDS[action]]
 
     def check(self, action: Action, tool: str) -> None:
-        """A ``ToolError`` that says how to enable ``action`` when the mode does not allow it."""
-        if self.allows(action):
-            return
+        """A ``ToolError`` that says how to enable ``action`` when the mode does not allow it (the server's mode,
+        and for a client signed in with Jupyter, the mode its grant has)."""
         needed = _NEEDS[action]
+        if self.allows(action):
+            _check_grant(needed, tool)
+            return
         raise ToolError(
             f"{tool} is not allowed here: the notebook tools are in {self.mode!r} mode "
             f"(MCPExtensionApp.notebook_tools = {self.mode!r}). The notebook user can allow it by switching "
@@ -75,8 +78,31 @@ class NotebookModes:
             f"starting Jupyter with --MCPExtensionApp.notebook_tools={needed}."
         )
 
+    def effective(self) -> Mode:
+        """The mode for the client of the current call: the server's, capped for a signed-in client by its grant
+        (its notebook tools mode; read-only access allows reading only)."""
+        grant = signedin.current.get()
+        if grant is None:
+            return self.mode
+        caps: list[Mode] = [self.mode, "read" if grant["read_only"] else "run"]
+        caps += [mode for mode in MODES if mode == grant["notebook_tools"]]
+        return min(caps, key=_RANK.__getitem__)
+
     def needs_approval(self, action: Action) -> bool:
         """Whether a client's call doing ``action`` waits for the notebook user."""
         if action == "run":
             return self.confirm != "never"
         return action == "edit" and self.confirm == "edits_and_runs"
+
+
+def _check_grant(needed: Mode, tool: str) -> None:
+    """Refuse a signed-in client what its grant does not allow, even where the server's mode would."""
+    grant = signedin.current.get()
+    granted = grant["notebook_tools"] if grant is not None else None
+    if grant is None or granted not in _RANK or _RANK[granted] >= _RANK[needed]:
+        return
+    raise ToolError(
+        f"{tool} is not allowed for {grant['client']!r}: it signed in with Jupyter for the notebook tools in "
+        f"{granted!r} mode. The notebook user can allow more by signing it in again (revoke it in JupyterLab's MCP "
+        "sidebar, under Connected apps, and connect again)."
+    )

@@ -19,7 +19,7 @@ import nbformat
 from jupyter_core.utils import ensure_async
 from pydantic import Field
 
-from jupyter_mcp.serverext.notebooks import edits
+from jupyter_mcp.serverext.notebooks import edits, granted
 from jupyter_mcp.serverext.notebooks.agents import Agents
 from jupyter_mcp.serverext.notebooks.cells import BadSelection, Cell, Cells, select
 from jupyter_mcp.serverext.notebooks.documents import Documents, normalized
@@ -70,9 +70,9 @@ def _notebooks(server: ToolServer, host: Workbench) -> None:
         the agents working in it, and what the notebook tools may do here (mode, confirm)."""
         host.modes.check("read", "jupyter_notebooks")
         entries, truncated = await notebooks(host.serverapp, host.documents, host.agents, host.serving)
-        return _answer(
-            {"notebooks": entries, "mode": host.modes.mode, "confirm": host.modes.confirm, "truncated": truncated}
-        )
+        entries = [entry for entry in entries if granted.reaches(entry["path"])]
+        mode = host.modes.effective()
+        return _answer({"notebooks": entries, "mode": mode, "confirm": host.modes.confirm, "truncated": truncated})
 
 
 def _read(server: ToolServer, host: Workbench) -> None:
@@ -93,6 +93,7 @@ def _read(server: ToolServer, host: Workbench) -> None:
         notebook comes in pages: the answer's `next` is the `cells` range to read next."""
         host.modes.check("read", "jupyter_read")
         path = normalized(path)
+        granted.check(path, "jupyter_read")
         read = await host.documents.read(path)
         await host.agents.seen(agent_name(ctx), path)
         try:
@@ -130,6 +131,7 @@ def _edit(server: ToolServer, host: Workbench) -> None:
         The notebook's open tabs show the change at once."""
         host.modes.check("edit", "jupyter_edit")
         path = normalized(path)
+        granted.check(path, "jupyter_edit")
         document = await host.documents.live(path)
         agent = await host.agents.seen(agent_name(ctx), path)
         cells = Cells.live(document)
@@ -160,6 +162,7 @@ def _run(server: ToolServer, host: Workbench) -> None:
         kernel."""
         host.modes.check("run", "jupyter_run")
         path = normalized(path)
+        granted.check(path, "jupyter_run")
         document = await host.documents.live(path)
         await host.agents.seen(agent_name(ctx), path)
         try:
@@ -210,6 +213,7 @@ def _create(server: ToolServer, host: Workbench) -> None:
         """Create a new, empty notebook at `path` (refused if something is there already)."""
         host.modes.check("edit", "jupyter_create")
         path = normalized(path)
+        granted.check(path, "jupyter_create")
         if not path.endswith(".ipynb"):
             raise ToolError(f"{path!r}: a notebook's path ends in .ipynb")
         manager = host.serverapp.contents_manager

@@ -14,7 +14,6 @@ import json
 from collections.abc import Awaitable, Coroutine
 from typing import Any
 
-from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import web
@@ -22,6 +21,8 @@ from tornado.iostream import StreamClosedError
 
 from jupyter_mcp._wire.sse import line_safe
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
+from jupyter_mcp.serverext.oauth.guard import SignInGuard, jupyter_or_grant
+from jupyter_mcp.serverext.oauth.signin import SignIn
 from jupyter_mcp.serverext.proxy import JsonRpcErrors
 from jupyter_mcp.serverext.services import Services
 from jupyter_mcp.serverext.union.live.scope import BadScope, Scope
@@ -34,7 +35,7 @@ AUTH_RESOURCE = "kernels"
 AUTH_ACTION = "execute"  # calling a tool runs code in a kernel
 
 
-class UnionHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
+class UnionHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     """Every notebook's tools, resources and prompts as one MCP server (streamable HTTP, both eras)."""
 
     SUPPORTED_METHODS = ("GET", "POST", "DELETE")
@@ -46,8 +47,10 @@ class UnionHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
         self._pump: asyncio.Task[None] | None = None
         self._gone = False
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    def sign_in(self) -> SignIn | None:
+        return self.services.signin
+
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def post(self, scope: str | None = None) -> None:
         incoming = self._incoming(scope)
         union = self.services.union
@@ -64,8 +67,7 @@ class UnionHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
         with contextlib.suppress(asyncio.CancelledError):
             await self._pump
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def get(self, scope: str | None = None) -> None:
         incoming = self._incoming(scope)
         if is_modern(incoming):
@@ -74,8 +76,7 @@ class UnionHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
             return
         await self._until_gone(self._answer(Legacy(self.services.union).get(incoming)))
 
-    @web.authenticated
-    @authorized(AUTH_ACTION, resource=AUTH_RESOURCE)
+    @jupyter_or_grant(AUTH_ACTION, AUTH_RESOURCE)
     async def delete(self, scope: str | None = None) -> None:
         incoming = self._incoming(scope)
         if is_modern(incoming):
@@ -87,14 +88,18 @@ class UnionHandler(JsonRpcErrors, ExtensionHandlerMixin, APIHandler):
     def _incoming(self, scope: str | None) -> Incoming:
         try:
             parsed = Scope.parse(self.request.query, scope)
+            if self.grant is not None:
+                parsed = parsed.bounded(self.grant.choices.notebooks)
         except BadScope as error:
             raise web.HTTPError(400, "%s", error, reason="Bad scope") from None
         headers = [(name.lower(), value) for name, value in self.request.headers.get_all()]
-        return Incoming(headers, self.request.body, parsed, self._principal())
+        return Incoming(headers, self.request.body, parsed, self._principal(), self.signed_in())
 
     def _principal(self) -> str:
         """Who a 2025-era session belongs to: the user, or (for the server's own token, which Jupyter gives a
-        new anonymous user on every request without its cookie) that token's holder."""
+        new anonymous user on every request without its cookie) that token's holder, or a signed-in client's grant."""
+        if self.grant is not None:
+            return f"grant {self.grant.grant_id}"
         provider = self.identity_provider
         server_token = getattr(provider, "token", None)
         if server_token and provider.get_token(self) == server_token:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import mcp_types as mt
 
 from jupyter_mcp.shapes.status import ApprovalDetail
+from jupyter_mcp.tools import signedin
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.calls.context import CallScope, Context
 from jupyter_mcp.tools.calls.events import Decision, Verdict, Via
@@ -234,11 +235,20 @@ class Approvals:
             self._decided(call_id, Decision("denied", "pause", time.time()))
             raise ToolError("All tools are paused by the notebook user; try again later")
         hints = tool.annotations
-        if client in self.read_only_clients and not (hints is not None and hints.read_only_hint):
+        if hints is not None and hints.read_only_hint:
+            return
+        if client in self.read_only_clients:
             self._decided(call_id, Decision("denied", "limit", time.time()))
             raise ToolError(
                 f"The notebook user limited client {client!r} to read-only tools, "
                 f"and {tool.name!r} is not marked read-only"
+            )
+        grant = signedin.current.get()
+        if grant is not None and grant["read_only"]:
+            self._decided(call_id, Decision("denied", "limit", time.time()))
+            raise ToolError(
+                f"{client!r} signed in with Jupyter for read-only tools, and {tool.name!r} is not marked "
+                "read-only (the Jupyter user can allow more by signing the client in again)"
             )
 
     def _track(self, scope: CallScope, cancel: asyncio.Timeout | None) -> None:

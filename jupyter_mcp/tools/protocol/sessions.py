@@ -31,6 +31,7 @@ from mcp.server.subscriptions import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jupyter_mcp.shapes.status import ClientEntry
+from jupyter_mcp.tools import signedin
 from jupyter_mcp.tools.calls.events import ClientInfo
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.observers import Observers
@@ -49,7 +50,11 @@ logger = logging.getLogger(__name__)
 
 
 def client_info_of(request: ServerRequestContext[Any, Any]) -> ClientInfo | None:
+    """Who sent ``request``: a signed-in client by its grant's name, else by what it said it is."""
     info = client_implementation(request)
+    grant = signedin.current.get()
+    if grant is not None:
+        return ClientInfo(grant["client"], info.version if info is not None else "", request.protocol_version)
     if info is None:
         return None
     return ClientInfo(info.name, info.version, request.protocol_version)
@@ -96,6 +101,8 @@ class _Session:
     peer: Peer
     loop: asyncio.AbstractEventLoop
     since: float
+    signed_in: str | None = None
+    """The name of the signed-in client the session's first request came from (its grant's)."""
 
 
 class ClientTracker:
@@ -150,7 +157,9 @@ class ClientTracker:
         with self._lock:
             if key in self._sessions:
                 return
-            self._sessions[key] = _Session(peer, asyncio.get_running_loop(), now)
+            grant = signedin.current.get()
+            signed_in = grant["client"] if grant is not None else None
+            self._sessions[key] = _Session(peer, asyncio.get_running_loop(), now, signed_in)
         peer.on_end(lambda: self._forget(key))
         self._changed()
 
@@ -253,7 +262,7 @@ def _describe(session: _Session) -> ClientEntry:
     peer = session.peer
     info = peer.client_info
     return ClientEntry(
-        name=info.name if info is not None else "unknown",
+        name=session.signed_in or (info.name if info is not None else "unknown"),
         version=info.version if info is not None else "",
         protocol_version=peer.session.protocol_version if peer.session is not None else "",
         since=session.since,

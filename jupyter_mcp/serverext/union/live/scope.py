@@ -2,7 +2,8 @@
 
 An entry names a notebook (its path, as JupyterLab shows it) or a folder (every notebook under it,
 with or without the trailing ``/``). Entries are separated by commas; a comma inside a path is
-written ``%2C``. No entries: every notebook.
+written ``%2C``. No entries: every notebook. A client signed in with a grant for some notebooks is
+held to them too, whatever its URL asks (``within``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from jupyter_mcp.serverext.union.live.members import Member
+from jupyter_mcp.shapes.signedin import covers
 
 
 class BadScope(ValueError):
@@ -22,6 +24,8 @@ class Scope:
     """The notebooks a client may see; empty means all of them."""
 
     entries: tuple[str, ...] = ()
+    within: tuple[str, ...] = ()
+    """The notebooks and folders a sign-in grant allows (empty: no such bound)."""
 
     @classmethod
     def parse(cls, query: str, path: str | None = None) -> Scope:
@@ -35,27 +39,32 @@ class Scope:
             raise BadScope("notebooks= names notebooks or folders by their paths, separated by commas (no '..')")
         return cls(tuple(sorted(set(entries))))
 
+    def bounded(self, within: tuple[str, ...]) -> Scope:
+        """This scope, held to ``within`` as well (a grant's notebooks)."""
+        return Scope(self.entries, within)
+
     @property
     def everything(self) -> bool:
-        return not self.entries
+        return not self.entries and not self.within
 
     def includes(self, member: Member) -> bool:
-        """Whether a client with this scope sees ``member`` (the notebook tools, which reach every notebook, only
-        a client of the whole server)."""
+        """Whether a client with this scope sees ``member``. The notebook tools reach every notebook: a client
+        whose URL names some notebooks gets none; a signed-in client held to some by its grant gets them, and
+        they hold it there themselves (the grant's notebooks reach them in the signed-in header)."""
+        if member.bare:
+            return not self.entries
         return self.everything or (member.notebook is not None and self.covers(member.notebook))
 
     def covers(self, key: str) -> bool:
         """Whether a member key (a notebook's path) is in scope."""
-        return self.everything or any(_covers(entry, key) for entry in self.entries)
+        return covers(self.entries, key) and covers(self.within, key)
 
     def describe(self) -> str:
-        return "every notebook" if self.everything else ", ".join(self.entries)
+        if self.everything:
+            return "every notebook"
+        shown = ", ".join(self.entries or ("every notebook",))
+        return shown + (f" (of {', '.join(self.within)}, as signed in)" if self.within else "")
 
 
 def _entry(piece: str) -> str:
     return unquote(piece.replace("+", " ")).strip().lstrip("/")
-
-
-def _covers(entry: str, notebook: str) -> bool:
-    folder = entry.rstrip("/")
-    return notebook == entry or notebook.startswith(folder + "/")

@@ -42,9 +42,11 @@ class Link:
     protocol_version: str | None = None
     stream: asyncio.Task[None] | None = None
     """The kernel session's GET stream (opened once the client subscribes to one of its resources)."""
+    vouched: tuple[tuple[str, str], ...] = ()
+    """What tells the kernel who a signed-in client is, on every request of the session."""
 
     def headers(self) -> list[tuple[str, str]]:
-        found = []
+        found = list(self.vouched)
         if self.session_id:
             found.append(("Mcp-Session-Id", self.session_id))
         if self.protocol_version:
@@ -62,6 +64,8 @@ class ClientSession:
     initialize: dict[str, Any]
     """The client's ``initialize`` params, replayed to each kernel."""
     protocol_version: str
+    vouched: tuple[tuple[str, str], ...] = ()
+    """A signed-in client's: the header that names it (by its grant) to each kernel."""
     initialized: bool = False
     log_level: dict[str, Any] | None = None
     links: dict[tuple[object, ...], asyncio.Task[Link]] = field(default_factory=dict)
@@ -104,9 +108,11 @@ class Sessions:
         self._sessions: dict[str, ClientSession] = {}
         self._closing: set[asyncio.Task[None]] = set()
 
-    def open(self, user: str, scope: Scope, initialize: dict[str, Any], version: str) -> ClientSession:
+    def open(
+        self, user: str, scope: Scope, initialize: dict[str, Any], version: str, vouched: list[tuple[str, str]]
+    ) -> ClientSession:
         self._expire()
-        session = ClientSession(uuid.uuid4().hex, user, scope, initialize, version)
+        session = ClientSession(uuid.uuid4().hex, user, scope, initialize, version, tuple(vouched))
         self._sessions[session.id] = session
         return session
 
@@ -141,10 +147,10 @@ class Sessions:
         return await asyncio.shield(task)
 
     async def _open(self, session: ClientSession, member: Member) -> Link:
-        link = Link(member)
+        link = Link(member, vouched=session.vouched)
         body = _request("jupyter-mcp-initialize", "initialize", session.initialize)
         try:
-            response = await upstream.post(member.carrier, member.info, body)
+            response = await upstream.post(member.carrier, member.info, body, link.headers())
             link.session_id = response.headers.get(upstream.SESSION_HEADER)
             answer = await upstream.answer(response, "jupyter-mcp-initialize")
         except HttpError as error:

@@ -98,9 +98,9 @@ class Legacy:
             validate_client_request("initialize", version, params)
         except (ValidationError, KeyError, ValueError) as exc:
             return error(body["id"], INVALID_PARAMS, f"Invalid params for initialize: {exc}")
-        session = self.union.sessions.open(incoming.user, incoming.scope, params, version)
+        session = self.union.sessions.open(incoming.user, incoming.scope, params, version, incoming.vouched())
         info = params.get("clientInfo") or {}
-        self.union.seen(str(info.get("name", "")), str(info.get("version", "")), version, "session")
+        self.union.seen(incoming.named(str(info.get("name", ""))), str(info.get("version", "")), version, "session")
         value = {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": SERVER_INFO}
         return result(body["id"], {**value, "instructions": INSTRUCTIONS}, {SESSION_HEADER: session.id})
 

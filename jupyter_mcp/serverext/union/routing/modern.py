@@ -92,7 +92,7 @@ class Modern:
         meta = params.get("_meta") or {}
         version = str(meta.get("io.modelcontextprotocol/protocolVersion"))
         capabilities = json.dumps(meta.get("io.modelcontextprotocol/clientCapabilities") or {}, sort_keys=True)
-        self._seen(meta, version)
+        self._seen(meta, version, incoming)
         viewer = Viewer(incoming.scope, version, capabilities)
         if method in LOCAL:
             try:
@@ -112,14 +112,14 @@ class Modern:
             return await self._forward(body, routed, incoming)
         return error(request_id, METHOD_NOT_FOUND, "Method not found", method)
 
-    def _seen(self, meta: dict[str, Any], version: str) -> None:
+    def _seen(self, meta: dict[str, Any], version: str, incoming: Incoming) -> None:
         info = meta.get(CLIENT_INFO_META_KEY)
         if isinstance(info, dict) and isinstance(info.get("name"), str):
-            self.union.seen(info["name"], str(info.get("version", "")), version, "requests")
+            self.union.seen(incoming.named(info["name"]), str(info.get("version", "")), version, "requests")
 
     async def _forward(self, body: dict[str, Any], routed: Routed, incoming: Incoming) -> Reply:
         message = {**body, "params": routed.params}
-        headers = [*incoming.passed_on(), *routed.name_header(incoming.header("mcp-name"))]
+        headers = [*incoming.passed_on(), *incoming.vouched(), *routed.name_header(incoming.header("mcp-name"))]
         headers.append(("Mcp-Protocol-Version", incoming.header("mcp-protocol-version") or ""))
         job = Job(routed.member, body["id"], body["method"], routed.name, modern=True)
         return await forward(self.union, job, encode(message), headers)

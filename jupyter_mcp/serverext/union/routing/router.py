@@ -39,6 +39,7 @@ from jupyter_mcp.serverext.union.routing.replies import (
     tool_error,
 )
 from jupyter_mcp.serverext.union.routing.rewrite import task_in, uri_in
+from jupyter_mcp.shapes import signedin
 from jupyter_mcp.tools.protocol.checks import MessageError
 from jupyter_mcp.tools.protocol.parsing import BodyLimits, parse_message
 from jupyter_mcp.tools.settings import ServerSettings
@@ -69,6 +70,7 @@ _NOT_UPSTREAM = frozenset(
     {"host", "authorization", "cookie", "origin", "referer", "x-xsrftoken", "x-xsrf-token", "content-length"}
     | {"content-type", "accept", "connection", "keep-alive", "te", "transfer-encoding", "upgrade"}
     | {"mcp-session-id", "mcp-protocol-version", "mcp-name", "last-event-id", "accept-encoding"}
+    | {signedin.HEADER}  # only the Jupyter server vouches for a signed-in client
 )
 
 
@@ -81,6 +83,16 @@ class Incoming:
     body: bytes = b""
     scope: Scope = field(default_factory=Scope)
     user: str = ""
+    signed_in: signedin.SignedIn | None = None
+    """A client signed in with Jupyter: named by its grant (and held to read-only tools if so) in every kernel."""
+
+    def named(self, said: str) -> str:
+        """The client's name: its grant's when it signed in, else what it ``said``."""
+        return self.signed_in["client"] if self.signed_in is not None else said
+
+    def vouched(self) -> list[tuple[str, str]]:
+        """The header that tells kernels who a signed-in client is (none for others)."""
+        return [] if self.signed_in is None else [(signedin.HEADER, signedin.encode(self.signed_in))]
 
     def header(self, name: str) -> str | None:
         return next((value for key, value in self.headers if key == name), None)

@@ -11,6 +11,9 @@ from urllib.parse import parse_qs
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from jupyter_mcp.shapes.signedin import HEADER, decode
+from jupyter_mcp.tools import signedin
+
 logger = logging.getLogger(__name__)
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -81,7 +84,20 @@ class _Guard:
         if presented is None or not hmac.compare_digest(presented.encode(), self._token):
             await _refuse(send, 401, "Unauthorized: send the server token as 'Authorization: Bearer <token>'")
             return
-        await self.app(scope, receive, send)
+        vouched = headers.get(HEADER)
+        if vouched is None:
+            await self.app(scope, receive, send)
+            return
+        grant = decode(vouched)
+        if grant is None:  # never the token holder's full powers for a client it meant to hold to its grant
+            await _refuse(send, 400, f"Bad request: a malformed {HEADER} header")
+            return
+        # The token holder (the Jupyter server) vouches for a signed-in client: its requests go by its grant.
+        reset = signedin.current.set(grant)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            signedin.current.reset(reset)
 
 
 def _strip_values(scope: Scope) -> None:

@@ -9,6 +9,7 @@ import mcp_types as mt
 import pytest
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from jupyter_mcp.shapes import signedin
 from jupyter_mcp.tools import Context, ToolServer
 from jupyter_mcp.tools.transports.http.auth import host_allowed, origin_allowed
 from jupyter_mcp.tools.transports.http.serving import BackgroundServer, bind_socket, is_loopback
@@ -82,6 +83,19 @@ def test_token_is_required() -> None:
         assert wrong.headers["www-authenticate"].startswith("Bearer")
         assert httpx.post(url, json=INIT, headers={**HEADERS, "Authorization": "Bearer s3cret"}).status_code == 200
         assert httpx.post(url + "?token=s3cret", json=INIT, headers=HEADERS).status_code == 200
+
+
+def test_a_signed_in_header_that_does_not_parse_is_refused_never_ignored() -> None:
+    """The Jupyter server vouches for a signed-in client in a header; one that cannot be read must not leave the
+    request with the token holder's full powers."""
+    token = {**HEADERS, "Authorization": "Bearer s3cret"}
+    good = signedin.encode({"client": "Bot", "read_only": True, "notebook_tools": "read", "notebooks": ["a.ipynb"]})
+    with served(seed_server(), "s3cret") as url:
+        assert httpx.post(url, json=INIT, headers={**token, signedin.HEADER: good}).status_code == 200
+        for bad in ('{"client":"Bot"}', '{"client":"Bot","read_only":true,"notebooks":"a.ipynb"}', "x" * 9000):
+            refused = httpx.post(url, json=INIT, headers={**token, signedin.HEADER: bad})
+            assert refused.status_code == 400, bad
+            assert f"malformed {signedin.HEADER} header" in refused.json()["error"]["message"]
 
 
 def test_dns_rebinding_is_refused_before_auth() -> None:
