@@ -81,8 +81,16 @@ ensure_chromium() {
     fi
 }
 
+newest_libraries() {
+    # CI (a clean checkout) tests the newest release of each library the adapters reach past, within the
+    # project's bounds (named with the project, so its constraints hold).
+    "$PY" -m pip install -q --disable-pip-version-check --upgrade -e ".[dev]" mcp ipykernel jupyter-server jupyter-client
+    log "$("$PY" -c 'import importlib.metadata as m; print(", ".join(f"{p} {m.version(p)}" for p in ("mcp", "ipykernel", "jupyter-server", "jupyter-client")))')"
+}
+
 cmd_test() {
     ensure_venv dev
+    [ -n "${CI:-}" ] && newest_libraries
     ensure_node_tools
     ensure_lab_tools
     ensure_chromium
@@ -102,7 +110,30 @@ cmd_test() {
     if [ "$status" -eq 5 ]; then
         log "pytest collected no tests"; exit 1
     fi
+    if [ "$#" -eq 0 ] && [ "${JUPYTER_MCP_PUBLIC_RUNS:-1}" != 0 ]; then
+        public_runs "$workers" || status=$?
+    fi
     exit "$status"
+}
+
+# The public path tested as seriously as the fast one (tests/fastpaths.py): these tests again with the fast
+# paths off, then with the private parts the adapters reach hidden (each adapter falls back, one warning).
+PUBLIC_PATH_TESTS=(
+    tests/adapters tests/kernel/test_fastpaths.py
+    tests/tools/test_server.py tests/tools/protocol tests/tools/approvals tests/tools/transports
+    tests/tools/calls/test_tasks.py tests/tools/calls/test_input_rounds.py
+    tests/kernel/test_conformance.py tests/kernel/test_approvals.py
+    tests/serverext/test_union.py tests/serverext/test_union_conformance.py tests/serverext/test_union_relay.py
+    tests/serverext/test_union_scope.py tests/serverext/test_kernel_channel.py
+)
+
+public_runs() {
+    local status=0
+    log "pytest, fast paths off (JUPYTER_MCP_FAST_PATHS=0)"
+    JUPYTER_MCP_FAST_PATHS=0 "$PY" -m pytest -n "$1" --dist loadfile "${PUBLIC_PATH_TESTS[@]}" || status=$?
+    log "pytest, private parts hidden (JUPYTER_MCP_TEST_HIDE_PRIVATE=1)"
+    JUPYTER_MCP_TEST_HIDE_PRIVATE=1 "$PY" -m pytest -n "$1" --dist loadfile "${PUBLIC_PATH_TESTS[@]}" || status=$?
+    return "$status"
 }
 
 DEMO_PIDS=()

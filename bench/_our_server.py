@@ -1,6 +1,7 @@
 """Our ``ToolServer`` with the same ``add`` tool, as a process (prints ``PORT <n>``).
 
-``--tools N`` registers N extra tools (for the tools/list benchmark).
+``--tools N`` registers N extra tools (for the tools/list benchmark); ``--public`` serves with the fast paths
+off (``fast_paths=False``: the libraries' public APIs only).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
-def build(extra_tools: int) -> ToolServer:
-    server = ToolServer("ours")
+def build(extra_tools: int, *, public: bool = False) -> ToolServer:
+    server = ToolServer("ours", fast_paths=not public)
     server.add_tool(add)
     for index in range(extra_tools):
 
@@ -44,8 +45,9 @@ def build(extra_tools: int) -> ToolServer:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tools", type=int, default=0)
+    parser.add_argument("--public", action="store_true")
     options = parser.parse_args()
-    server = build(options.tools)
+    server = build(options.tools, public=options.public)
     sock = bind_socket("127.0.0.1", 0)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(

@@ -1,8 +1,11 @@
-"""Server CPU of one 2026-era ``tools/call``, in process: the SDK's result shaping against ``DirectRunner``.
+"""Server CPU of one 2026-era ``tools/call``, in process: a ``ToolServer`` with its fast paths, and without.
 
-One ``ToolServer`` ASGI app (the ``add`` tool of ``_our_server.py``), requests handed to it directly
-(no socket, no client), in blocks of 200 that alternate the two ways of shaping the result, so both
-see the same machine load. Figures, not pass/fail.
+Two ``ToolServer`` ASGI apps (the ``add`` tool of ``_our_server.py``): one taking the fast paths (the
+result dumped once by the SDK adapter's ``ShapingRunner``, the envelope's connection copied, an
+empty exit stack not unwound, the quick sync tool run inline), one with ``fast_paths=False`` (the
+SDK's shaping, ``Connection.from_envelope``, the SDK's unwinding, a worker thread). Requests are
+handed to each directly (no socket, no client), in blocks of 200 that alternate the two, so both see
+the same machine load. Figures, not pass/fail.
 
     .venv/bin/python bench/bench_dispatch.py [--rounds 100]
 """
@@ -14,14 +17,12 @@ import asyncio
 import json
 import statistics
 import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from _common import META, MODERN, machine
 from _our_server import build
-from mcp.server.runner import ServerRunner
-
-from jupyter_mcp.tools.transports.http import stateless
-from jupyter_mcp.tools.transports.http.direct import DirectRunner
 
 BLOCK = 200
 BODY = json.dumps(
@@ -57,12 +58,6 @@ SCOPE = {
 }
 
 
-class SdkShaped(DirectRunner):
-    """Every result shaped by the SDK (validated again against the result surface, stamp deep-copied)."""
-
-    _serialize = ServerRunner._serialize
-
-
 async def post(app: Any, answers: list[bytes]) -> None:
     delivered = False
 
@@ -81,8 +76,9 @@ async def post(app: Any, answers: list[bytes]) -> None:
     await app(dict(SCOPE), receive, send)
 
 
-async def measure(rounds: int) -> dict[str, list[float]]:
-    app = build(0).streamable_http_app(path="/mcp")
+@asynccontextmanager
+async def running(app: Any) -> AsyncIterator[Any]:
+    """``app`` with its lifespan started (and stopped after)."""
     lifespan: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     lifespan.put_nowait({"type": "lifespan.startup"})
     started = asyncio.Event()
@@ -93,21 +89,27 @@ async def measure(rounds: int) -> dict[str, list[float]]:
 
     life = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, lifespan.get, lifespan_send))
     await started.wait()
-    answers: list[bytes] = []
-    times: dict[str, list[float]] = {"SDK shaping": [], "DirectRunner": []}
-    runners = [("SDK shaping", SdkShaped), ("DirectRunner", DirectRunner)]
     try:
+        yield app
+    finally:
+        lifespan.put_nowait({"type": "lifespan.shutdown"})
+        await asyncio.wait_for(life, 5)
+
+
+async def measure(rounds: int) -> dict[str, list[float]]:
+    answers: list[bytes] = []
+    times: dict[str, list[float]] = {"fast paths": [], "public path": []}
+    async with AsyncExitStack() as stack:
+        apps = [
+            (name, await stack.enter_async_context(running(build(0, public=public).streamable_http_app(path="/mcp"))))
+            for name, public in (("fast paths", False), ("public path", True))
+        ]
         for round_ in range(rounds):
-            for name, runner in runners if round_ % 2 else runners[::-1]:
-                stateless.DirectRunner = runner  # type: ignore[misc]
+            for name, app in apps if round_ % 2 else apps[::-1]:
                 began = time.process_time()
                 for _ in range(BLOCK):
                     await post(app, answers)
                 times[name].append((time.process_time() - began) / BLOCK * 1e6)
-    finally:
-        stateless.DirectRunner = DirectRunner  # type: ignore[misc]
-        lifespan.put_nowait({"type": "lifespan.shutdown"})
-        await asyncio.wait_for(life, 5)
     assert all(b'"text":"3"' in answer for answer in answers), answers[-1]
     return times
 
@@ -119,11 +121,11 @@ def main() -> None:
     print(machine())
     times = asyncio.run(measure(options.rounds))
     print(f"\n### 2026 tools/call, server CPU µs per request, in process ({options.rounds} blocks of {BLOCK} each)")
-    print("| result shaping | median | min |\n|---|---:|---:|")
+    print("| server | median | min |\n|---|---:|---:|")
     for name, values in times.items():
         print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} |")
-    ratio = statistics.median(times["DirectRunner"]) / statistics.median(times["SDK shaping"])
-    print(f"\nDirectRunner / SDK shaping (medians): {ratio:.2f}×")
+    ratio = statistics.median(times["fast paths"]) / statistics.median(times["public path"])
+    print(f"\nfast paths / public path (medians): {ratio:.2f}×")
 
 
 if __name__ == "__main__":

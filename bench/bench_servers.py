@@ -1,4 +1,5 @@
-"""Side by side, one run, the same clients: a plain MCP SDK server, FastMCP 4, our ``ToolServer``, the kernel.
+"""Side by side, one run, the same clients: a plain MCP SDK server, FastMCP 4, our ``ToolServer``, the kernel
+(the last two also with their fast paths off: the libraries' public APIs only).
 
 Every server serves the same ``add`` tool over streamable HTTP on a TCP_NODELAY socket, in its own
 process (the kernel's in its server thread). The plain SDK server runs twice: with uvicorn's h11
@@ -13,7 +14,7 @@ parser, as ``pip install mcp`` has it, and with httptools, the parser jupyter-mc
 
 FastMCP is a bench-only dependency: it runs from its own venv, ``.venv/bench-fastmcp`` (created with
 ``pip install 'fastmcp>=4,<5'`` on first use), so its pins never touch the project's.
-Usage: .venv/bin/python bench/bench_servers.py [--calls N] [--seconds S] [--rounds R] [--skip kernel,fastmcp]
+Usage: .venv/bin/python bench/bench_servers.py [--calls N] [--seconds S] [--rounds R] [--skip kernel,public,fastmcp]
 """
 
 from __future__ import annotations
@@ -96,15 +97,19 @@ def process(name: str, python: str, script: str, *args: str, token: str | None =
 
 
 @contextmanager
-def kernel_target() -> Iterator[tuple[Target, object]]:
+def kernel_target(*, public: bool = False) -> Iterator[tuple[Target, object]]:
     from tests.harness import Kernel
 
-    kernel = Kernel(env={"JUPYTER_RUNTIME_DIR": tempfile.mkdtemp(prefix="bench-runtime-")})
+    env = {
+        "JUPYTER_RUNTIME_DIR": tempfile.mkdtemp(prefix="bench-runtime-"),
+        "JUPYTER_MCP_FAST_PATHS": "0" if public else "1",
+    }
+    kernel = Kernel(env=env)
     try:
         kernel.run(KERNEL_SETUP)
         kernel.run(KERNEL_TOOL)
         url, token = kernel.value("(server.url, server.token)")
-        yield Target("kernel", url, token, kernel.pid), kernel
+        yield Target("kernel, public" if public else "kernel", url, token, kernel.pid), kernel
     finally:
         kernel.shutdown()
 
@@ -124,8 +129,15 @@ def servers(skip: set[str], tools: int = 0) -> Iterator[list[Target]]:
         found.append(
             stack.enter_context(process("ToolServer", sys.executable, "_our_server.py", *more, token="bench-token"))
         )
-        if "kernel" not in skip:
-            target, kernel = stack.enter_context(kernel_target())
+        if "public" not in skip:
+            public = process(
+                "ToolServer, public", sys.executable, "_our_server.py", "--public", *more, token="bench-token"
+            )
+            found.append(stack.enter_context(public))
+        for kernel_public in (False, True):
+            if "kernel" in skip or (kernel_public and "public" in skip):
+                continue
+            target, kernel = stack.enter_context(kernel_target(public=kernel_public))
             if tools:
                 kernel.run(KERNEL_MORE_TOOLS)  # type: ignore[attr-defined]
             found.append(target)
@@ -234,7 +246,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--lists", type=int, default=40)
     parser.add_argument(
-        "--skip", default="", help="comma-separated: kernel, fastmcp, httptools, latency, throughput, lists"
+        "--skip", default="", help="comma-separated: kernel, public, fastmcp, httptools, latency, throughput, lists"
     )
     options = parser.parse_args()
     skip = set(filter(None, options.skip.split(",")))

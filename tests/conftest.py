@@ -15,7 +15,8 @@ from jupyter_mcp.tools import ToolServer
 from jupyter_mcp.tools.transports.http.serving import BackgroundServer
 
 # Jupyter server fixtures (jp_fetch, jp_serverapp, ...) for tests/serverext; must be registered here.
-pytest_plugins = ["pytest_jupyter.jupyter_server", "tests.wheels"]  # tests.wheels: the session's built wheel
+# tests.wheels: the session's built wheel; tests.fastpaths: the runs with the fast paths off or fallen back.
+pytest_plugins = ["pytest_jupyter.jupyter_server", "tests.wheels", "tests.fastpaths"]
 
 MODES = ["legacy", "auto"]
 NOTEBOOK_TOOLS = {"jupyter_notebooks", "jupyter_read", "jupyter_edit", "jupyter_run", "jupyter_create"}

@@ -284,6 +284,8 @@ def test_long_running_and_interactive_tools_notebook_runs(isolated_runtime: Path
     )  # a quick sync tool: a worker first, the server's loop after its streak
     assert first.startswith("jupyter-mcp-worker")
     assert last.startswith("jupyter-mcp-http-")
+    taken = ast.literal_eval(output_of("sorted(server.fast_paths_taken.on)"))
+    assert taken == ["ipykernel", "jupyter_client", "mcp", "stdlib"]  # every adapter's check passed
 
 
 def test_apps_chapter_shows_the_cards_to_a_host_only(isolated_runtime: Path) -> None:

@@ -8,8 +8,10 @@ subshell of its own where the kernel has them (ipykernel 7, JEP 91), else on the
 
 Each message's ``data`` is one frame below; a body piece, when there is one, is the message's one
 binary buffer (never base64), except where the request asks for ``text``. ipykernel 7 answers on the
-shell socket, to the Jupyter server alone; a kernel without its shell-channel thread (and the
-control route) answers on IOPub, and through a gateway the Jupyter server relays IOPub to JupyterLab
+shell socket, to the Jupyter server alone; the control route answers on the control socket, to the
+Jupyter server alone, when the request says the server reads it there (``here``); otherwise (a
+subshell handled by ipykernel itself, an older kernel) answers go on IOPub, which reaches every front
+end of the kernel, and through a gateway the Jupyter server relays IOPub to JupyterLab
 and decodes every websocket frame as UTF-8 text (jupyter_server's ``GatewayWebSocketConnection``),
 so a binary frame there would cut JupyterLab's connection to the kernel. Such answers carry their
 pieces as UTF-8 text in the frame (``body``; ``body64``, base64, only for a piece that is not UTF-8:
@@ -51,6 +53,9 @@ class RequestFrame(TypedDict, total=False):
     """More body pieces follow (``request``, ``body``)."""
     text: bool
     """``request``: answer with body pieces as text in the frames, not as buffers."""
+    here: bool
+    """Answer on the channel this message came on, to its sender alone (the control channel: the Jupyter server
+    reads answers there; a kernel that does not know this answers on IOPub, where it reads them too)."""
 
 
 class ResponseFrame(TypedDict, total=False):

@@ -1,8 +1,9 @@
-"""The one incremental ``text/event-stream`` parser (WHATWG HTML, "Server-sent events"), bytes in.
+"""The one incremental ``text/event-stream`` parser (WHATWG HTML, "Server-sent events"), bytes in; what goes out.
 
 The bridge reads MCP messages out of it; the proxy asks it whether a stream sits between two
 events, where a keepalive comment can go without splitting one. Values stay the bytes on the
-wire (UTF-8): the bridge relays ``data`` as it came, with no decode and re-encode.
+wire (UTF-8): the bridge relays ``data`` as it came, with no decode and re-encode. Every event
+written (a kernel's, the union's) carries its JSON ``line_safe``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,22 @@ class Event:
     data: bytes
     event: bytes = b"message"
     id: bytes = b""
+
+
+_LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028, 0x2029)]
+"""Characters JSON may carry raw that ``str.splitlines`` (not SSE) takes for line breaks, and their escapes."""
+
+
+def line_safe(data: bytes) -> bytes:
+    """``data`` (UTF-8 JSON) with U+0085, U+2028 and U+2029 written as JSON escapes: an SSE ``data`` line ends
+    only at CR or LF, but readers that split lines as Python's ``str.splitlines`` does (several SSE libraries)
+    would cut the event at those characters. The same string once parsed."""
+    if b"\xc2\x85" not in data and b"\xe2\x80" not in data:  # the UTF-8 leads of all three: most data has none
+        return data
+    for raw, escaped in _LINE_BREAKS:
+        if raw in data:
+            data = data.replace(raw, escaped)
+    return data
 
 
 def comment(text: str) -> bytes:

@@ -159,7 +159,7 @@ class Commands:
         if not clients:
             print("No clients connected")
         for client in clients:
-            print(f"{client.name} {client.version}  protocol {client.protocol_version}  ({client.kind})")
+            print(f"{client['name']} {client['version']}  protocol {client['protocol_version']}  ({client['kind']})")
 
     def _cmd_pause(self, rest: list[str]) -> None:
         """pause: kill switch — refuse every client call, cancel the running async ones"""

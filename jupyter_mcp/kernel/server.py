@@ -23,6 +23,8 @@ import mcp_types as mt
 
 from jupyter_mcp import discovery
 from jupyter_mcp._version import __version__
+from jupyter_mcp.adapters import ipykernel, jupyter_client
+from jupyter_mcp.adapters.fastpaths import Adapter
 from jupyter_mcp.clientconfig import Target, config_for, kernel_target, server_name
 from jupyter_mcp.endpoints import Endpoint, channel_endpoint, channel_target
 from jupyter_mcp.hubenv import BrowserPage, current_hub, hub_target
@@ -88,6 +90,7 @@ class NotebookServer(ToolServer):
     settings: NotebookSettings
 
     def __init__(self, settings: NotebookSettings | None = None, **overrides: Any) -> None:
+        quiet_library_loggers()  # from the first line on (the fast paths' verdict): to %mcp log, not into cells
         super().__init__("jupyter-mcp", settings=settings or load_settings(**overrides))
         self.kernel_id = _kernel_id()
         self.notebook_path = os.environ.get("JPY_SESSION_NAME") or None
@@ -168,8 +171,13 @@ class NotebookServer(ToolServer):
         kernel = current_kernel()
         if kernel is None or runner.loop is None:
             return
-        self._channel = KernelChannel(kernel)
+        self._channel = KernelChannel(kernel, self.fast_paths_taken)
         self._channel.open(runner.app, runner.loop, self._hello)
+
+    def _adapters(self) -> list[Adapter]:
+        kernel = current_kernel()
+        kernels = [ipykernel.adapter_for(kernel), jupyter_client.ADAPTER] if kernel is not None else []
+        return [*super()._adapters(), *kernels]
 
     def _hello(self) -> dict[str, Any]:
         info = self.describe()

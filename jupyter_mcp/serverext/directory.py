@@ -12,6 +12,7 @@ restarts and kernel changes.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +21,12 @@ from typing import Any
 from tornado import web
 
 from jupyter_mcp import discovery
+from jupyter_mcp.adapters import jupyter_server
+from jupyter_mcp.adapters.fastpaths import settle
 from jupyter_mcp.serverext.carriers.base import Carrier
 from jupyter_mcp.serverext.carriers.registry import Carriers, Reach
+
+logger = logging.getLogger(__name__)
 
 
 class UnknownKernel(LookupError):
@@ -48,6 +53,8 @@ class ToolServerDirectory:
         self, kernel_manager: Any, session_manager: Any, carriers: Carriers, discovery_dir: Path | None = None
     ) -> None:
         self.kernel_manager = kernel_manager
+        self.fast_paths_taken = settle([jupyter_server.adapter_for(kernel_manager)], wanted=True, logger=logger)
+        """Whether jupyter_server's fast path is taken (``JUPYTER_MCP_FAST_PATHS=0`` turns it off)."""
         self.session_manager = session_manager
         self.carriers = carriers
         self.discovery_dir = discovery_dir or discovery.runtime_dir()
@@ -76,9 +83,11 @@ class ToolServerDirectory:
     def shutting_down(self, kernel_id: str) -> bool:
         """Whether the kernel manager is shutting the kernel down (it stays listed until its process ended).
 
-        jupyter_client keeps a kernel being shut down (or started) in ``_pending_kernels``: no public
-        API says so, and without it a slow shutdown reads as a death."""
-        return kernel_id in getattr(self.kernel_manager, "_pending_kernels", {})
+        No public API says so (``adapters.jupyter_server``); without the fast path, a kernel counts as
+        shutting down only once it is no longer listed."""
+        if not self.fast_paths_taken.takes(jupyter_server.LIBRARY):
+            return kernel_id not in self.kernel_ids()
+        return jupyter_server.shutting_down(self.kernel_manager, kernel_id)
 
     async def server_of_kernel(self, kernel_id: str) -> Reach:
         """The live tool server of a kernel this Jupyter server runs (or of the server itself), and its carrier."""

@@ -108,6 +108,8 @@ class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
         self._header_timer: object | None = None
         self._content_type = ""
         self._client_gone = False
+        self._head_sent = False
+        """Whether the response's head went out (with the first flush): tornado keeps that to itself."""
 
     async def locate(self) -> Reach:
         raise NotImplementedError
@@ -182,7 +184,7 @@ class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
             self.finish(set_content_type=self._content_type or "application/json")
 
     def _upstream_failed(self, error: HttpError) -> None:
-        if not self._headers_written:
+        if not self._head_sent:
             raise web.HTTPError(502, "the kernel's tool server stopped answering: %s", error, reason=_STOPPED)
         # Mid-response: end the client's connection without a clean end, so it sees a cut stream.
         logger.info("upstream ended mid-response: %s", error)
@@ -211,7 +213,7 @@ class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
 
     def _flush_headers(self) -> None:
         self._header_timer = None
-        if not self._headers_written:
+        if not self._head_sent:
             self._flush_or_drop()
 
     def _cancel_header_timer(self) -> None:
@@ -229,6 +231,7 @@ class ProxyHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
         waiting on an already-finished write would cost the relay a loop turn per chunk."""
         if self._client_gone:
             return None
+        self._head_sent = True
         flushed = self.flush()
         if flushed.done():
             self._flushed(flushed)

@@ -15,6 +15,8 @@ RunOn = Literal["worker", "main"]
 KernelCarrier = Literal["http", "kernel"]
 """What carries the Jupyter server's requests to a kernel's server (``rest.CarrierName`` names one more)."""
 WaitKind = Literal["approval", "question"]
+ConnectionKind = Literal["session", "listener", "requests"]
+"""How a client talks: a 2025-era ``"session"``; in the 2026 era, a ``"listener"`` stream or plain ``"requests"``."""
 
 
 class Counts(TypedDict):
@@ -63,15 +65,16 @@ class PromptEntry(ComponentEntry):
 
 
 class ClientEntry(TypedDict):
-    """An MCP client that has talked to the kernel's server."""
+    """An MCP client that has talked to a server (a kernel's, or the Jupyter server's ``/mcp``): the one shape
+    of a connected client, in ``GET /status``, the REST API, the panels and ``%mcp clients``."""
 
     name: str
     version: str
     protocol_version: str
     since: float
+    """When it was first seen (epoch seconds)."""
     last_seen: float
-    kind: str
-    """``"session"`` (2025 era), ``"listener"`` or ``"requests"`` (2026 era)."""
+    kind: ConnectionKind
 
 
 class WaitEntry(TypedDict):

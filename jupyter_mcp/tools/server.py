@@ -6,17 +6,21 @@ surface on mcp's low-level ``Server``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Unpack, overload
 
 import mcp_types as mt
+from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from jupyter_mcp._version import __version__
-from jupyter_mcp.shapes.status import ServerStatus
+from jupyter_mcp.adapters import sdk, stdlib
+from jupyter_mcp.adapters.fastpaths import Adapter, FastPaths, settle
+from jupyter_mcp.shapes.status import ClientEntry, ServerStatus
 from jupyter_mcp.tools.approvals.policy import Approvals
 from jupyter_mcp.tools.approvals.waits import NotebookQuestion, PendingCall
 from jupyter_mcp.tools.apps.surface import AppSurface
@@ -42,10 +46,12 @@ from jupyter_mcp.tools.observers import Observers
 from jupyter_mcp.tools.protocol.flow import CallFlow
 from jupyter_mcp.tools.protocol.handlers import build_lowlevel
 from jupyter_mcp.tools.protocol.listcache import ListCache
-from jupyter_mcp.tools.protocol.sessions import ClientTracker, ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.protocol.sessions import ClientTracker, ThreadSafeBus
 from jupyter_mcp.tools.protocol.status import status as server_status
 from jupyter_mcp.tools.settings import ServerOptions, ServerSettings
 from jupyter_mcp.tools.transports.http.eventstore import EventStores
+
+logger = logging.getLogger(__name__)
 
 AnyFunction = Callable[..., Any]
 ResourceListener = Callable[[str], None]
@@ -86,6 +92,10 @@ class ToolServer:
         self.name = name
         self.settings = ServerSettings.build(**options) if settings is None else settings.updated(**options)
         """Every setting of this server (``ServerSettings``): change one and it applies at once."""
+        self.fast_paths_taken: FastPaths = self._settle()
+        """The libraries whose fast paths this server takes (``fast_paths`` and each adapter's self-check)."""
+        self.lifespan_state: dict[str, Any] = {}
+        """What the lowlevel server's lifespan yields (its handlers' ``lifespan_context``)."""
         self.registry = ToolRegistry()
         self.resource_registry = ResourceRegistry()
         self.prompt_registry = PromptRegistry()
@@ -97,6 +107,7 @@ class ToolServer:
             resources=self.resource_registry,
             prompts=self.prompt_registry,
             admission=self.approvals,
+            inline_allowed=lambda: self.fast_paths_taken.takes(stdlib.LIBRARY),
         )
         self.rounds = InputRounds(self.settings)
         """2026-era calls waiting for their client's answers between input rounds."""
@@ -114,7 +125,7 @@ class ToolServer:
         self.calls.add_observer(self.stats)
         self.approvals.decisions.add(self.stats.call_decided)
         self.bus = ThreadSafeBus()
-        self.clients_tracker = ClientTracker(self.bus)
+        self.clients_tracker = ClientTracker(self.bus, DEFAULT_SESSION_IDLE_TIMEOUT)
         self.resource_updates: Observers[ResourceListener] = Observers(__name__)
         """Told the URI (or URI template) of every ``notify_resource_updated`` (the cards re-read)."""
         self.lowlevel = build_lowlevel(self, name, version, instructions)
@@ -293,7 +304,7 @@ class ToolServer:
     def add_call_observer(self, observer: CallObserver) -> Callable[[], None]:
         return self.calls.add_observer(observer)
 
-    def connected_clients(self) -> list[ConnectedClient]:
+    def connected_clients(self) -> list[ClientEntry]:
         return self.clients_tracker.clients()
 
     def status(self) -> ServerStatus:
@@ -378,7 +389,16 @@ class ToolServer:
 
     # ---- protocol handlers -----------------------------------------------------------------------
 
+    def _adapters(self) -> list[Adapter]:
+        """The libraries this server reaches past (a kernel's server adds its own)."""
+        return [sdk.ADAPTER, stdlib.ADAPTER]
+
+    def _settle(self) -> FastPaths:
+        return settle(self._adapters(), wanted=self.settings.fast_paths, logger=logger)
+
     def _setting_changed(self, name: str) -> None:
+        if name == "fast_paths":
+            self.fast_paths_taken = self._settle()
         if name in ("page_size", "dereference_schemas", "apps"):
             self.list_cache.clear()
         if name == "apps":  # the tools of clients that render apps gain or lose their app links

@@ -97,6 +97,11 @@ class ServerSettings(BaseModel):
     max_json_depth: Annotated[int, Field(ge=1, le=DEPTH_CEILING)] = 100
     """How deeply a client's message may nest arrays and objects (at most 200, the MCP SDK parser's own
     limit); a deeper one is refused as a parse error (HTTP 400)."""
+    fast_paths: bool = True
+    """Take the fast paths that reach past the public APIs of mcp, asyncio, ipykernel and jupyter_client, each
+    after its start-up self-check (a failed one falls back with a warning); False, or JUPYTER_MCP_FAST_PATHS=0
+    in the environment, serves through their public APIs only. Applies to what the server builds next (its
+    HTTP app when it starts)."""
     apps: bool = True
     """Serve every tool's card as an MCP App (its calls, results and progress drawn in the chat) to clients
     that declare the io.modelcontextprotocol/ui extension; other clients see no difference (a tool opts out
@@ -160,6 +165,7 @@ class ServerOptions(TypedDict, total=False):
     task_retention: float
     max_body_bytes: int | str
     max_json_depth: int
+    fast_paths: bool
     apps: bool
 
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from jupyter_mcp.endpoints import Endpoint
     from jupyter_mcp.hubenv import BrowserPage
+    from jupyter_mcp.shapes.status import ClientEntry
     from jupyter_mcp.tools.approvals.policy import Approvals
     from jupyter_mcp.tools.calls.history import CallHistory
     from jupyter_mcp.tools.calls.path import CallPath
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from jupyter_mcp.tools.components.resources import AnyResource, ResourceRegistry
     from jupyter_mcp.tools.components.tool import Tool
     from jupyter_mcp.tools.observers import Observers
-    from jupyter_mcp.tools.protocol.sessions import ConnectedClient
 
 
 class ServerHost(Protocol):
@@ -75,7 +75,7 @@ class ServerHost(Protocol):
 
     def registry_of(self, kind: Kind) -> Registry[Any]: ...
 
-    def connected_clients(self) -> list[ConnectedClient]: ...
+    def connected_clients(self) -> list[ClientEntry]: ...
 
     def client_config(self, client: str = "claude", page: BrowserPage | None = None) -> dict[str, Any]:
         """A client's config; ``page`` (where a browser shows the notebook) matters under JupyterHub."""

@@ -264,19 +264,19 @@ def client_rows(server: ServerHost) -> list[ClientRow]:
     """Connected clients, oldest connection first; several sessions of one client are one row."""
     limited = server.approvals.read_only_clients
     rows: dict[tuple[str, str], ClientRow] = {}
-    for c in sorted(server.connected_clients(), key=lambda c: c.since):
-        key = (c.name, c.version)
+    for c in sorted(server.connected_clients(), key=lambda c: c["since"]):
+        key = (c["name"], c["version"])
         if key in rows:
             rows[key]["sessions"] += 1
             continue
         rows[key] = ClientRow(
-            name=c.name,
-            version=c.version,
-            era=era_of(c.protocol_version),
-            kind=c.kind,
-            since=format_clock(c.since),
+            name=c["name"],
+            version=c["version"],
+            era=era_of(c["protocol_version"]),
+            kind=c["kind"],
+            since=format_clock(c["since"]),
             sessions=1,
-            read_only=c.name in limited,
+            read_only=c["name"] in limited,
         )
     return list(rows.values())
 

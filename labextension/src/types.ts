@@ -12,6 +12,8 @@ export type KernelCarrier = 'http' | 'kernel';
 
 export type WaitKind = 'approval' | 'question';
 
+export type ConnectionKind = 'session' | 'listener' | 'requests';
+
 export type ClientKind = 'claude' | 'vscode' | 'cursor' | 'inspector';
 
 export type CarrierName = 'http' | 'kernel' | 'server';
@@ -59,14 +61,15 @@ export interface IPromptEntry extends IComponentEntry {
   arguments: string[];
 }
 
-/** An MCP client that has talked to the kernel's server. */
+/** An MCP client that has talked to a server (a kernel's, or the Jupyter server's `/mcp`): the one shape
+of a connected client, in `GET /status`, the REST API, the panels and `%mcp clients`. */
 export interface IClientEntry {
   name: string;
   version: string;
   protocol_version: string;
   since: number;
   last_seen: number;
-  kind: string;
+  kind: ConnectionKind;
 }
 
 /** Something waiting for the notebook user: a call to approve or a tool's question. */

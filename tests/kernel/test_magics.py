@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
+import anyio
+
+from tests.conftest import http_client
 from tests.harness import Execution, Kernel
 from tests.widgets.htmltext import visible_text
 
@@ -223,6 +227,9 @@ def test_mcp_subcommands(kernel: Kernel) -> None:
     kernel.run("%mcp enable ping")
     kernel.run("r = await server.call('ping')")
     assert "ok        ping()" in kernel.run("%mcp history").stdout
+    assert kernel.run("%mcp clients").stdout == "No clients connected\n"
+    anyio.run(_call_once, kernel.value("server.url"), kernel.value("server.token"))
+    assert re.fullmatch(r"mcp \S+  protocol \S+  \(requests\)\n", kernel.run("%mcp clients").stdout)
     claude = json.loads(kernel.run("%mcp config claude").stdout)
     (entry,) = claude["mcpServers"].values()
     assert entry["command"] == str(Path(sys.executable).parent / "jupyter-mcp")  # the kernel's, by absolute path
@@ -232,7 +239,8 @@ def test_mcp_subcommands(kernel: Kernel) -> None:
     )
     status = kernel.run("%mcp").text
     assert "tools: ping" in status
-    assert "calls: 1" in status
+    assert "clients: mcp" in status
+    assert "calls: 2" in status  # one from the cell, one from the client
     url = kernel.value("server.url")
     assert kernel.run("%mcp stop").stdout.startswith("MCP server stopped")
     assert kernel.value("server.url") is None
@@ -241,6 +249,11 @@ def test_mcp_subcommands(kernel: Kernel) -> None:
     assert kernel.value("server.url") == url  # restart rebinds the port it had
     kernel.run("%mcp remove ping")
     assert kernel.run("%mcp list").stdout.startswith("Nothing served yet")
+
+
+async def _call_once(url: str, token: str) -> None:
+    async with http_client(url, token, mode="auto") as client:
+        await client.call_tool("ping", {})
 
 
 def test_reload_and_unload_extension(kernel: Kernel) -> None:

@@ -8,18 +8,29 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 import zmq
 from jupyter_client.session import Session
 
+from jupyter_mcp.adapters.fastpaths import PUBLIC, FastPaths
 from jupyter_mcp.kernel.serving.shellintake import ShellIntake
 
 KEY = b"the-kernels-key"
 COMM = "c0ffee"
 
 
-def intake(taken: list[dict[str, Any]]) -> ShellIntake:
+QUICK = FastPaths(frozenset({"jupyter_client"}))
+"""jupyter_client's fast path (``adapters.jupyter_client.verified``); ``PUBLIC`` checks with ``Session.deserialize``."""
+
+
+@pytest.fixture(params=[QUICK, PUBLIC], ids=["fast", "public"])
+def checking(request: pytest.FixtureRequest) -> FastPaths:
+    return request.param  # type: ignore[no-any-return]
+
+
+def intake(taken: list[dict[str, Any]], fast: FastPaths = PUBLIC) -> ShellIntake:
     kernel = SimpleNamespace(session=Session(key=KEY))
-    return ShellIntake(kernel, COMM, lambda msg, parent: taken.append(msg))
+    return ShellIntake(kernel, COMM, lambda msg, parent: taken.append(msg), fast)
 
 
 def wire(msg_type: str, content: dict[str, Any], key: bytes = KEY, buffers: tuple[bytes, ...] = ()) -> list[Any]:
@@ -29,9 +40,9 @@ def wire(msg_type: str, content: dict[str, Any], key: bytes = KEY, buffers: tupl
     return [zmq.Frame(part) for part in [*parts, *buffers]]
 
 
-def test_a_signed_comm_msg_to_the_channels_comm_is_taken_once() -> None:
+def test_a_signed_comm_msg_to_the_channels_comm_is_taken_once(checking: FastPaths) -> None:
     taken: list[dict[str, Any]] = []
-    shell = intake(taken)
+    shell = intake(taken, checking)
     parts = wire("comm_msg", {"comm_id": COMM, "data": {"op": "hello", "id": "1"}}, buffers=(b"body",))
     parent = shell._ours(parts)
     assert parent is not None
@@ -41,8 +52,8 @@ def test_a_signed_comm_msg_to_the_channels_comm_is_taken_once() -> None:
     assert shell._ours(parts) is None  # a replay
 
 
-def test_what_is_not_the_channels_is_left_to_ipykernel() -> None:
-    shell = intake([])
+def test_what_is_not_the_channels_is_left_to_ipykernel(checking: FastPaths) -> None:
+    shell = intake([], checking)
     forged = wire("comm_msg", {"comm_id": COMM, "data": {}}, key=b"another key")
     assert shell._ours(forged) is None
     assert shell._ours(wire("execute_request", {"code": f"print('{COMM}')"})) is None

@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+import httpx
 import mcp_types as mt
 import pytest
 
 from tests.serverext.conftest import Notebook, jupyter_client
+from tests.tools.transports.http import test_lines as lines
 
 PATHS = ("sales.ipynb", "ops/report.ipynb", "archive/sales.ipynb")
 PREFIXES = {"sales.ipynb": "sales", "ops/report.ipynb": "report", "archive/sales.ipynb": "archive_sales"}
@@ -183,3 +185,45 @@ async def test_a_notebook_names_its_own_prefix_and_clients_hear_of_it(
 async def _names_at(server_url: str, token: str) -> set[str]:
     async with jupyter_client(union_url(server_url), token, mode="auto") as client:
         return {tool.name for tool in (await client.list_tools()).tools}
+
+
+ODD_CELL = '''
+import mcp_types as mt
+ODD = "next\\u0085line\\u2028sep\\u2029par"
+
+@jupyter_mcp.tool
+async def odd(ctx: jupyter_mcp.Context):
+    """Reports progress, then answers (with a link, which the union renames), both with characters line
+    readers break at."""
+    await ctx.report_progress(1, 2, ODD)
+    link = mt.ResourceLink(type="resource_link", uri="data://odd", name="odd")
+    return jupyter_mcp.ToolResult(content=[mt.TextContent(type="text", text=ODD), link])
+'''
+
+
+async def test_the_unions_events_hold_no_raw_line_breaks_of_line_readers(
+    jp_fetch: Any, jp_serverapp: Any, server_url: str, jupyter_token: str
+) -> None:
+    """The union writes its own events (each notebook's, renamed): U+0085, U+2028 and U+2029 go as escapes."""
+    notebook = await Notebook(jp_fetch, jp_serverapp, "odd.ipynb").serve(ODD_CELL)
+    base = {**lines.BASE, "Authorization": f"token {jupyter_token}"}
+    call = lines._call("odd_odd", 1)
+    try:
+        async with httpx.AsyncClient(timeout=30) as http:
+            init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": lines.INIT}
+            opened = await http.post(union_url(server_url), json=init, headers=base)
+            session = {**base, "Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-11-25"}
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            await http.post(union_url(server_url), json=initialized, headers=session)
+            legacy = await http.post(union_url(server_url), json=call, headers=session)
+            modern_call = {**call, "params": {**call["params"], "_meta": {**lines.MODERN_META, "progressToken": "p"}}}
+            modern_headers = {**base, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
+            modern = await http.post(
+                union_url(server_url), json=modern_call, headers={**modern_headers, "Mcp-Name": "odd_odd"}
+            )
+    finally:
+        notebook.close()
+    for response in (legacy, modern):
+        assert response.headers["content-type"].startswith("text/event-stream"), response.text
+        answer = lines.assert_line_safe(response.content)[-1]
+        assert answer["result"]["content"][0]["text"] == lines.ODD

@@ -7,11 +7,13 @@ front end, and JupyterLab closes comms whose target it does not know), hands eac
 to ``MessageExchanges`` on the server's loop, and sends the frames back as ``comm_msg``s.
 
 Where the kernel has subshells (ipykernel 7) the Jupyter server sends on a subshell of its own, so
-requests are taken while a cell runs; in fact they are taken in ipykernel's shell-channel thread
-before they reach the subshell, and answered on the shell socket (``shellintake``). Otherwise
-answers go on IOPub. Without subshells (or when told to) it sends on the control
-channel, which ipykernel runs in its own thread but does not route comm messages on: this module
-adds that route.
+requests are taken while a cell runs; with ipykernel's fast path they are taken in ipykernel's
+shell-channel thread before they reach the subshell, and answered on the shell socket
+(``shellintake``); without it, the subshell handles them and they are answered on IOPub. Without
+subshells (or when told to) it sends on the control channel, which ipykernel runs in its own thread
+but does not route comm messages on: this module adds that route, and answers there, to the Jupyter
+server alone, when its request says it reads answers there (``RequestFrame.here``). An answer on
+IOPub reaches every front end of the kernel (each JupyterLab tab of the notebook).
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from comm.base_comm import BaseComm
 from starlette.types import ASGIApp
 
 from jupyter_mcp._wire.frames import COMM_TARGET
-from jupyter_mcp.kernel.serving.shellintake import ShellIntake, ShellParent
+from jupyter_mcp.adapters import ipykernel
+from jupyter_mcp.adapters.fastpaths import PUBLIC, FastPaths
+from jupyter_mcp.kernel.serving.shellintake import Sender, ShellIntake, Take
 from jupyter_mcp.tools.transports.messages.exchanges import MessageExchanges
 
 logger = logging.getLogger(__name__)
@@ -67,16 +71,21 @@ class _ChannelComm(BaseComm):
 class KernelChannel:
     """Serves ``app`` (running on ``loop``) to the Jupyter server through ``kernel``'s messaging.
 
+    With ipykernel's fast paths (``fast``), the channel's messages publish no status and are taken in
+    the shell-channel thread (``adapters.ipykernel``); without them ipykernel handles them as any
+    comm message.
+
     Example::
 
-        channel = KernelChannel(kernel)
+        channel = KernelChannel(kernel, server.fast_paths_taken)
         channel.open(app, runner.loop, hello=lambda: server.describe().to_json())
         ...
         channel.close()
     """
 
-    def __init__(self, kernel: Any) -> None:
+    def __init__(self, kernel: Any, fast: FastPaths = PUBLIC) -> None:
         self.kernel = kernel
+        self.fast = fast
         self.comm: _ChannelComm | None = None
         self.exchanges: MessageExchanges | None = None
         self._undo: list[Callable[[], None]] = []
@@ -97,8 +106,11 @@ class KernelChannel:
         self.exchanges = MessageExchanges(app, loop, self._send, hello)
         self.comm = _ChannelComm(self.kernel, self._receive)
         self.kernel.comm_manager.register_comm(self.comm)
-        self._undo = [_quiet_status(self.kernel, self._ours), _route_comms_on_control(self.kernel)]
-        intake = ShellIntake(self.kernel, self.comm.comm_id, self._receive)
+        self._undo = [_route_comms_on_control(self.kernel, self.comm.comm_id, self._receive)]
+        if not self.fast.takes(ipykernel.LIBRARY):
+            return
+        self._undo.append(ipykernel.quiet_status(self.kernel, self._ours))
+        intake = ShellIntake(self.kernel, self.comm.comm_id, self._receive, self.fast)
         if intake.install():
             self._intake = intake
             self._undo.append(intake.undo)
@@ -117,9 +129,9 @@ class KernelChannel:
 
     # ---- messages ------------------------------------------------------------------------------
 
-    def _receive(self, msg: dict[str, Any], parent: ShellParent | None = None) -> None:
+    def _receive(self, msg: dict[str, Any], parent: Sender | None = None) -> None:
         """A comm_msg from the Jupyter server (on the shell-channel, a subshell's or the control thread);
-        ``parent`` when it was taken on the shell socket, where its answers go back."""
+        ``parent`` when its answers go back to its sender alone."""
         exchanges = self.exchanges
         data = msg.get("content", {}).get("data")
         if exchanges is None or not isinstance(data, Mapping):
@@ -128,13 +140,13 @@ class KernelChannel:
 
     def _send(self, frame: Mapping[str, Any], buffers: list[bytes], reply_to: object) -> None:
         """One frame out as a comm_msg, in reply to the request's message (on the server's loop): to its
-        sender on the shell socket when it came that way, else on IOPub."""
-        comm, intake = self.comm, self._intake
+        sender alone when it can be (a ``Sender``), else on IOPub."""
+        comm = self.comm
         if comm is None:
             return
         content = {"comm_id": comm.comm_id, "data": dict(frame)}
-        if isinstance(reply_to, ShellParent) and intake is not None:
-            intake.reply(reply_to, "comm_msg", content, buffers)
+        if isinstance(reply_to, Sender):
+            reply_to.reply(self.kernel.session, "comm_msg", content, buffers)
             return
         self.kernel.session.send(
             self.kernel.iopub_socket, "comm_msg", content, parent=reply_to, ident=comm.topic, buffers=buffers
@@ -164,31 +176,24 @@ def _on_loop(loop: asyncio.AbstractEventLoop, step: Callable[[], object]) -> Non
         asyncio.run_coroutine_threadsafe(run(), loop).result(_CLOSE_WAIT)
 
 
-def _quiet_status(kernel: Any, ours: Callable[[Mapping[str, Any] | None], bool]) -> Callable[[], None]:
-    """No busy/idle on IOPub for the channel's messages: JupyterLab shows a kernel's state from every
-    status message, so a call answered on a subshell would show "idle" while a cell still runs. The
-    channel's requests run no user code; front ends have nothing to show for them."""
-    publish = kernel._publish_status
-
-    def publish_status(status: str, channel: str, parent: Mapping[str, Any] | None = None) -> None:
-        if not ours(parent or kernel.get_parent(channel)):
-            publish(status, channel, parent)
-
-    kernel._publish_status = publish_status
-    return lambda: _restore(kernel, "_publish_status", publish_status)
-
-
-def _route_comms_on_control(kernel: Any) -> Callable[[], None]:
-    """ipykernel takes comm messages on the shell only, which (without subshells) waits for the running cell."""
+def _route_comms_on_control(kernel: Any, comm_id: str, take: Take) -> Callable[[], None]:
+    """ipykernel takes comm messages on the shell only, which (without subshells) waits for the running cell: the
+    control channel takes them too. The channel's own that ask for it (``here``) go to ``take`` with their sender,
+    to be answered on the control socket; every other goes to the comm manager, as on the shell."""
     if "comm_msg" in kernel.control_handlers:
         return lambda: None
-    kernel.control_handlers["comm_msg"] = kernel.comm_manager.comm_msg
+    usual = kernel.comm_manager.comm_msg
+
+    def on_control(stream: Any, idents: list[bytes], msg: dict[str, Any]) -> None:
+        content = msg.get("content")
+        data = content.get("data") if isinstance(content, Mapping) and content.get("comm_id") == comm_id else None
+        if isinstance(data, Mapping) and data.get("here") is True:
+            take(msg, Sender(msg, list(idents), stream))
+        else:
+            usual(stream, idents, msg)
+
+    kernel.control_handlers["comm_msg"] = on_control
     return lambda: kernel.control_handlers.pop("comm_msg", None)
-
-
-def _restore(kernel: Any, name: str, installed: object) -> None:
-    if kernel.__dict__.get(name) is installed:
-        del kernel.__dict__[name]
 
 
 def current_kernel() -> Any | None:

@@ -13,7 +13,11 @@ client of the kernel (JupyterLab's connections, the Jupyter server's activity wa
 which would decode every frame of every MCP exchange.
 
 Nothing is trusted before the message's signature is checked (and noted, as ``Session.deserialize``
-does, so it cannot be replayed).
+does, so it cannot be replayed): by jupyter_client's fast path (``adapters.jupyter_client.verified``,
+a third of this thread's time went to ``deserialize``), else by ``Session.deserialize`` itself.
+
+This is ipykernel's fast path (``adapters.ipykernel.take_shell_messages``): the channel installs it only
+when that adapter's check passed.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from hmac import compare_digest
 from typing import Any
+
+from jupyter_mcp.adapters import ipykernel, jupyter_client
+from jupyter_mcp.adapters.fastpaths import PUBLIC, FastPaths
 
 logger = logging.getLogger(__name__)
 
@@ -31,68 +37,59 @@ _COMM_MSG = b'"comm_msg"'
 
 
 @dataclass(frozen=True)
-class ShellParent:
-    """A message taken on the shell socket: its answers go back there, to ``idents`` (its sender)."""
+class Sender:
+    """A message taken where its answers can go back to its sender alone: ``stream`` (the socket it came on, a
+    ZMQStream of ipykernel's), by ``idents``, from ``stream``'s own thread (its ``io_loop``)."""
 
     msg: dict[str, Any]
     idents: list[bytes]
+    stream: Any
+
+    def reply(self, session: Any, msg_type: str, content: Mapping[str, Any], buffers: list[bytes]) -> None:
+        """Send a message in answer to ``msg``, to its sender (from any thread)."""
+        msg = session.msg(msg_type, dict(content), parent=self.msg)
+        parts = [*session.serialize(msg, ident=self.idents), *buffers]
+        with contextlib.suppress(RuntimeError):  # the kernel is going away
+            self.stream.io_loop.add_callback(self._send, parts)
+
+    def _send(self, parts: list[bytes]) -> None:
+        if not self.stream.closed():
+            self.stream.send_multipart(parts, copy=False)
 
 
-Take = Callable[[dict[str, Any], ShellParent], None]
-"""Receives one of the channel's messages, deserialized (called in the shell-channel thread)."""
+Take = Callable[[dict[str, Any], Sender], None]
+"""Receives one of the channel's messages, deserialized, and where its answers go (called in the thread that read
+it)."""
 
 
 class ShellIntake:
-    """Routes ``comm_id``'s ``comm_msg``s to ``take`` (``install``; ``undo``), and sends answers (``reply``).
+    """Routes ``comm_id``'s ``comm_msg``s to ``take`` (``install``; ``undo``); their answers go to their ``Sender``.
 
     Example::
 
-        intake = ShellIntake(kernel, comm.comm_id, lambda msg, parent: ...)
-        if intake.install():
-            intake.reply(parent, "comm_msg", {"comm_id": comm.comm_id, "data": {}}, [])
+        intake = ShellIntake(kernel, comm.comm_id, lambda msg, sender: sender.reply(kernel.session, ...))
+        intake.install()
     """
 
-    def __init__(self, kernel: Any, comm_id: str, take: Take) -> None:
+    def __init__(self, kernel: Any, comm_id: str, take: Take, fast: FastPaths = PUBLIC) -> None:
         self.kernel = kernel
         self.comm_id = comm_id
         self._take = take
         self._wanted = comm_id.encode()
-        thread = getattr(kernel, "shell_channel_thread", None)
-        self._loop: Any = getattr(thread, "io_loop", None)
-        self._stream: Any = getattr(kernel, "shell_stream", None)
-        self._usual: Callable[[list[Any]], object] | None = getattr(kernel, "shell_channel_thread_main", None)
+        self._quick_check = fast.takes(jupyter_client.LIBRARY)
+        found = ipykernel.shell_channel(kernel)
+        self._stream: Any = found[1] if found is not None else None
+        self._usual: Callable[[list[Any]], object] | None = found[2] if found is not None else None
+        self._undo: Callable[[], None] | None = None
 
     def install(self) -> bool:
         """Take the channel's messages from now on (``False``: this kernel has no shell-channel thread)."""
-        if self._loop is None or self._stream is None or self._usual is None:
-            return False
-        # A ZMQStream belongs to its thread: change its callback there.
-        self._loop.add_callback(self._stream.on_recv, self._on_recv, copy=False)
-        return True
+        self._undo = ipykernel.take_shell_messages(self.kernel, self._on_recv)
+        return self._undo is not None
 
     def undo(self) -> None:
-        stream, usual = self._stream, self._usual
-        if self._loop is None or usual is None:
-            return
-
-        def restore() -> None:
-            if not stream.closed():
-                stream.on_recv(usual, copy=False)
-
-        with contextlib.suppress(RuntimeError):  # the thread's loop is closed: the kernel is going away
-            self._loop.add_callback(restore)
-
-    def reply(self, parent: ShellParent, msg_type: str, content: Mapping[str, Any], buffers: list[bytes]) -> None:
-        """Send a message to ``parent``'s sender on the shell socket (from any thread)."""
-        session = self.kernel.session
-        msg = session.msg(msg_type, dict(content), parent=parent.msg)
-        parts = [*session.serialize(msg, ident=parent.idents), *buffers]
-        with contextlib.suppress(RuntimeError):  # the kernel is going away
-            self._loop.add_callback(self._send, parts)
-
-    def _send(self, parts: list[bytes]) -> None:
-        if not self._stream.closed():
-            self._stream.send_multipart(parts, copy=False)
+        if self._undo is not None:
+            self._undo()
 
     def _on_recv(self, parts: list[Any]) -> object:
         taken = self._ours(parts)
@@ -105,39 +102,32 @@ class ShellIntake:
             logger.exception("the kernel channel failed on a message")
         return None
 
-    def _ours(self, parts: list[Any]) -> ShellParent | None:
+    def _ours(self, parts: list[Any]) -> Sender | None:
         """The message, when it is a signed ``comm_msg`` to the comm (else ``None``, nothing consumed).
 
-        Lighter than ``Session.deserialize`` (a third of this thread's time went there): the same
-        signature and replay checks, but no metadata, no dates parsed, no version adaptation."""
+        A look at the raw header and content first (most messages are not the channel's), then the
+        signature and replay checks (see the module docstring)."""
         session = self.kernel.session
         try:
             idents, frames = session.feed_identities(parts, copy=False)
             if len(frames) < 5 or _COMM_MSG not in frames[1].bytes or self._wanted not in frames[4].bytes:
                 return None
-            signed = [frame.bytes for frame in frames[:5]]
-            if not _authentic(session, signed):
-                return None  # the usual path says what is wrong with it
-            header, content = session.unpack(signed[1]), session.unpack(signed[4])
+            header, content = session.unpack(frames[1].bytes), session.unpack(frames[4].bytes)
         except (ValueError, TypeError, IndexError):  # malformed: the usual path says so
             return None
         if header.get("msg_type") != "comm_msg" or not isinstance(content, dict):
             return None
-        if content.get("comm_id") != self.comm_id:
-            return None
-        if session.auth is not None:
-            session._add_digest(signed[0])  # used up, as ``Session.deserialize`` records it (bounded there)
+        if content.get("comm_id") != self.comm_id or not self._authentic(session, frames):
+            return None  # the usual path says what is wrong with it
         msg = {"header": header, "msg_type": "comm_msg", "content": content, "buffers": [f.bytes for f in frames[5:]]}
-        return ShellParent(msg, [bytes(ident) for ident in idents])
+        return Sender(msg, [bytes(ident) for ident in idents], self._stream)
 
-
-def _authentic(session: Any, signed: list[bytes]) -> bool:
-    """Signed with the kernel's key, and not a replay (``Session.deserialize``'s checks)."""
-    if session.auth is None:
+    def _authentic(self, session: Any, frames: list[Any]) -> bool:
+        """Signed with the kernel's key and no replay; the signature is noted as used."""
+        if self._quick_check:
+            return jupyter_client.verified(session, [frame.bytes for frame in frames[:5]])
+        try:
+            session.deserialize(frames, content=True, copy=False)  # only unpacking notes the signature as used
+        except Exception:  # a bad signature, a replay, a malformed message
+            return False
         return True
-    signature = signed[0]
-    return (
-        bool(signature)
-        and signature not in session.digest_history
-        and compare_digest(signature, session.sign(signed[1:5]))
-    )

@@ -5,7 +5,8 @@ serve tools, and on which comm?) on the control channel, which answers while a c
 subshell of the carrier's own where there are subshells; then ``hello``, which the kernel answers
 with its ``ServerInfo`` (its token and admin token: the kernel's messaging is authenticated, as the
 discovery file's mode 0600 is). Requests then go as ``comm_msg`` on the subshell (or on control)
-and their frames come back on the shell channel, to this carrier alone (ipykernel 7), or on IOPub.
+and their frames come back to this carrier alone, on the shell channel (ipykernel 7) or on control
+(asked for with ``here``), or else on IOPub.
 
 Subshells die with their kernel. Whatever ends the carrier (the kernel restarted or shut down, its
 tool server stopped, the link broke) fails every exchange under way with a sentence saying so, and
@@ -128,10 +129,11 @@ class KernelCarrier:
     def _send(self, frame: RequestFrame, buffers: list[bytes]) -> None:
         if self.lost is not None:
             return
-        content = {"comm_id": self.comm_id, "data": dict(frame)}
+        on_control = self.subshell_id is None
+        content = {"comm_id": self.comm_id, "data": {**frame, "here": True} if on_control else dict(frame)}
         message = self.link.message("comm_msg", content, self.subshell_id)
         try:
-            self.link.send("control" if self.subshell_id is None else "shell", message, buffers)
+            self.link.send("control" if on_control else "shell", message, buffers)
         except Exception as error:  # a closed socket or websocket
             self.lose(f"the kernel channel is closed ({error})")
 
@@ -142,7 +144,7 @@ class KernelCarrier:
 
     def _message(self, channel: str, msg: Message) -> None:
         kind, content = msg.get("msg_type"), msg.get("content") or {}
-        if channel in ("iopub", "shell") and content.get("comm_id") == self.comm_id:
+        if channel in ("iopub", "shell", "control") and content.get("comm_id") == self.comm_id:
             if kind == "comm_close" and channel == "iopub":
                 self.lose(STOPPED)
             elif kind == "comm_msg" and (msg.get("parent_header") or {}).get("session") == self.link.session_id:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -158,9 +159,19 @@ class ConsentHandler(ExtensionHandlerMixin, JupyterHandler):
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]
-        message = error.log_message if isinstance(error, web.HTTPError) and error.log_message else self._reason
+        if isinstance(error, web.HTTPError) and (error.log_message or error.reason):
+            message = error.log_message or error.reason
+        else:
+            message = _phrase(status_code)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(_templates.get_template("consent_error.html").render(message=message, status=status_code))
+
+
+def _phrase(status_code: int) -> str:
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return "Error"
 
 
 def _spans_notebooks(pending: Pending) -> bool:

@@ -19,6 +19,7 @@ from jupyter_server.extension.handler import ExtensionHandlerMixin
 from tornado import web
 from tornado.iostream import StreamClosedError
 
+from jupyter_mcp._wire.sse import line_safe
 from jupyter_mcp.serverext.keepalive import SSEKeepalive
 from jupyter_mcp.serverext.oauth.guard import SignInGuard, jupyter_or_grant
 from jupyter_mcp.serverext.oauth.signin import SignIn
@@ -155,7 +156,8 @@ class UnionHandler(SignInGuard, JsonRpcErrors, ExtensionHandlerMixin, APIHandler
 
 
 def _one_line(message: bytes) -> bytes:
-    """An SSE ``data`` line cannot hold a line break: a pretty-printed message is re-encoded compactly."""
-    if b"\n" not in message and b"\r" not in message:
-        return message
-    return json.dumps(json.loads(message), separators=(",", ":"), ensure_ascii=False).encode()
+    """An SSE ``data`` line cannot hold a line break: a pretty-printed message is re-encoded compactly, and
+    what line readers break at goes as escapes (``line_safe``)."""
+    if b"\n" in message or b"\r" in message:
+        message = json.dumps(json.loads(message), separators=(",", ":"), ensure_ascii=False).encode()
+    return line_safe(message)

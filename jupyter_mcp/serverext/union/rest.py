@@ -22,7 +22,6 @@ from jupyter_mcp.serverext.union.live.members import Member
 from jupyter_mcp.serverext.union.live.scope import Scope
 from jupyter_mcp.serverext.union.live.union import Union
 from jupyter_mcp.shapes.rest import UnionNotebook, UnionReply
-from jupyter_mcp.tools.protocol.status import client_entry
 
 AUTH_RESOURCE = "kernels"
 
@@ -68,7 +67,7 @@ async def describe(union: Union, base_url: str) -> UnionReply:
         "route": union_route(base_url),
         "notebooks": [_notebook(member, view) for member in members if not member.bare],
         "renamed": [f"{original!r} of {key} is {name}" for key, original, name in view.renamed],
-        "clients": [client_entry(client) for client in union.clients()],
+        "clients": union.clients(),
         "read_only_clients": sorted(union.read_only_clients),
     }
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from mcp.server.context import ServerRequestContext
 
-from jupyter_mcp.tools._sdk import client_implementation, connection_of
 from jupyter_mcp.tools.calls.events import (
     BaseCallObserver,
     CallFinished,
@@ -29,6 +28,7 @@ from jupyter_mcp.tools.calls.events import (
     ProgressEvent,
     TaskCreated,
 )
+from jupyter_mcp.tools.peers import client_implementation, peer_of
 
 Requester = tuple[str, ...]
 """``("session", id)`` or ``("client", name, version)``: who a call is told to."""
@@ -43,9 +43,9 @@ _RECENT = 200
 
 def requester_of(ctx: ServerRequestContext[Any, Any]) -> Requester:
     """Who made this request, as apps are told apart (see the module docstring)."""
-    connection = connection_of(ctx)
-    if connection is not None and connection.session_id is not None:
-        return ("session", connection.session_id)
+    peer = peer_of(ctx)
+    if peer is not None and peer.session_id is not None:
+        return ("session", peer.session_id)
     info = client_implementation(ctx)
     return ("client", info.name, info.version) if info is not None else ("client",)
 

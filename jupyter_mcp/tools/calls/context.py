@@ -17,13 +17,13 @@ from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel
 
 from jupyter_mcp.shapes.status import ApprovalDetail
-from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.calls import inputs
 from jupyter_mcp.tools.calls.events import ClientInfo, LogEvent, LogLevel, ProgressEvent
 from jupyter_mcp.tools.calls.gate import InputGate, KeyRing
 from jupyter_mcp.tools.calls.inputs import ElicitAnswer, InputRequest, RootsAnswer, SampleAnswer
 from jupyter_mcp.tools.components.base import Injected, Kind
 from jupyter_mcp.tools.errors import ToolError
+from jupyter_mcp.tools.peers import LOG_LEVEL_STATE_KEY, peer_of
 
 logger = logging.getLogger(__name__)
 
@@ -378,8 +378,8 @@ async def _guarded(coro: Coroutine[Any, Any, None]) -> None:
 def _client_wants(request: ServerRequestContext[Any, Any], level: LogLevel) -> bool:
     if level not in allowed_log_levels(request.protocol_version, request.meta):
         return False
-    connection = connection_of(request)
-    threshold = connection.state.get(LOG_LEVEL_STATE_KEY) if connection is not None else None
+    peer = peer_of(request)
+    threshold = peer.state.get(LOG_LEVEL_STATE_KEY) if peer is not None else None
     if threshold is None:
         return True
     return _LEVELS.index(level) >= _LEVELS.index(threshold)

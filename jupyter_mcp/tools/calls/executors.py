@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from jupyter_mcp.adapters.stdlib import loop_hidden
 from jupyter_mcp.tools.identity import ByIdentity
 
 T = TypeVar("T")
@@ -52,6 +53,7 @@ class QuickRuns:
 
     def __init__(self, enabled: Callable[[], bool] = lambda: True) -> None:
         self.enabled = enabled
+        """Whether inline runs are allowed now: the setting, and the stdlib adapter's fast path (``loop_hidden``)."""
         self._runs = ByIdentity[int]()
         """Per function: its streak of quick worker runs, or ``_DEMOTED``."""
 
@@ -81,14 +83,12 @@ class QuickRuns:
     def run_inline(self, fn: Callable[..., Any], thunk: Callable[[], T]) -> T:
         """``thunk`` here, with the loop out of sight as in a worker (``asyncio.run`` works, and
         ``asyncio.get_running_loop`` raises): the function cannot tell where it runs but by its thread."""
-        loop = asyncio.events._get_running_loop()
-        asyncio.events._set_running_loop(None)
         started = time.perf_counter()
         try:
-            return thunk()
+            with loop_hidden():
+                return thunk()
         finally:
             self.ran(fn, time.perf_counter() - started, inline=True)
-            asyncio.events._set_running_loop(loop)
 
     def _count(self, fn: Callable[..., Any]) -> int:
         return self._runs.get(fn) or 0

@@ -110,6 +110,7 @@ class CallPath:
         resources: ResourceRegistry | None = None,
         prompts: PromptRegistry | None = None,
         admission: Admission | None = None,
+        inline_allowed: Callable[[], bool] = lambda: True,
     ) -> None:
         self.registry = registry
         self.settings = settings or ServerSettings()
@@ -118,7 +119,7 @@ class CallPath:
         self.execution = Execution(
             self.settings.max_workers,
             lambda call_id, event: self._notify("call_late_result", call_id, event),
-            QuickRuns(lambda: self.settings.inline_quick_tools),
+            QuickRuns(lambda: self.settings.inline_quick_tools and inline_allowed()),
         )
         """Where functions run: its ``executors`` (``"worker"``, ``"main"``) and ``hooks``."""
         self.budget = ResultBudget(self.settings)

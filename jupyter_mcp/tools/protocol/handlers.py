@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import mcp_types as mt
@@ -28,7 +29,6 @@ from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from jupyter_mcp.tools._sdk import LOG_LEVEL_STATE_KEY, connection_of
 from jupyter_mcp.tools.apps.surface import AppSurface
 from jupyter_mcp.tools.calls.path import CallPath, Origin
 from jupyter_mcp.tools.calls.rounds import InputRounds, state_boundary
@@ -43,6 +43,7 @@ from jupyter_mcp.tools.errors import (
     ToolError,
     UnknownPromptError,
 )
+from jupyter_mcp.tools.peers import LOG_LEVEL_STATE_KEY, peer_of, serving_peer
 from jupyter_mcp.tools.protocol.checks import explain_invalid_params
 from jupyter_mcp.tools.protocol.flow import CallFlow, ToolCallAnswer
 from jupyter_mcp.tools.protocol.listcache import ListCache
@@ -71,6 +72,7 @@ class Served(Protocol):
     clients_tracker: ClientTracker
     list_cache: ListCache
     app_surface: AppSurface
+    lifespan_state: dict[str, Any]
 
 
 class _LowLevelServer(Server[Any]):
@@ -96,6 +98,17 @@ class _LowLevelServer(Server[Any]):
             notification_options, experimental_capabilities, extensions, protocol_version=protocol_version
         )
 
+    async def run(
+        self,
+        read_stream: Any,
+        write_stream: Any,
+        initialization_options: InitializationOptions,
+        raise_exceptions: bool = False,
+    ) -> None:
+        """Serve one loop connection (stdio, in memory) with its ``Peer`` (``peers.serving_peer``)."""
+        async with serving_peer(read_stream) as relayed:
+            await super().run(relayed, write_stream, initialization_options, raise_exceptions)
+
     def create_initialization_options(
         self,
         notification_options: NotificationOptions | None = None,
@@ -108,6 +121,12 @@ class _LowLevelServer(Server[Any]):
         return super().create_initialization_options(options, experimental_capabilities, extensions)
 
 
+@contextlib.asynccontextmanager
+async def _yielding(state: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+    """The lowlevel server's lifespan: the server's one state (what the HTTP app's 2026-era entry passes too)."""
+    yield state
+
+
 def build_lowlevel(server: Served, name: str, version: str, instructions: str | None) -> Server[Any]:
     """mcp's low-level ``Server`` answering every method from ``server``'s registries and call path."""
     handlers = Handlers(server)
@@ -115,6 +134,7 @@ def build_lowlevel(server: Served, name: str, version: str, instructions: str | 
         name,
         version=version,
         instructions=instructions,
+        lifespan=lambda _: _yielding(server.lifespan_state),
         on_list_tools=handlers.list_tools,
         on_list_resources=handlers.list_resources,
         on_list_resource_templates=handlers.list_templates,
@@ -186,15 +206,15 @@ class Handlers:
             raise protocol_error(exc, ctx.protocol_version) from None
 
     async def subscribe(self, ctx: Ctx, params: mt.SubscribeRequestParams) -> mt.EmptyResult:
-        connection = connection_of(ctx)
-        if connection is not None:
-            subscriptions_of(connection).add(params.uri)
+        peer = peer_of(ctx)
+        if peer is not None:
+            subscriptions_of(peer).add(params.uri)
         return mt.EmptyResult()
 
     async def unsubscribe(self, ctx: Ctx, params: mt.UnsubscribeRequestParams) -> mt.EmptyResult:
-        connection = connection_of(ctx)
-        if connection is not None:
-            subscriptions_of(connection).discard(params.uri)
+        peer = peer_of(ctx)
+        if peer is not None:
+            subscriptions_of(peer).discard(params.uri)
         return mt.EmptyResult()
 
     # ---- prompts and completions -----------------------------------------------------------------
@@ -234,9 +254,9 @@ class Handlers:
     # ---- logging ---------------------------------------------------------------------------------
 
     async def set_level(self, ctx: Ctx, params: mt.SetLevelRequestParams) -> mt.EmptyResult:
-        connection = connection_of(ctx)
-        if connection is not None:
-            connection.state[LOG_LEVEL_STATE_KEY] = params.level
+        peer = peer_of(ctx)
+        if peer is not None:
+            peer.state[LOG_LEVEL_STATE_KEY] = params.level
         return mt.EmptyResult()
 
     # ---- pagination ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Who is connected, and telling them a list changed or a resource was updated, in both protocol eras.
 
-2025-era clients hold a session (a ``Connection``); list_changed and resources/updated go on its
-standalone stream (a session's resource subscriptions live in its ``Connection.state``).
+2025-era clients hold a connection (a ``Peer``: an HTTP session, or a stdio or in-memory run);
+list_changed and resources/updated go on its standalone stream (its resource subscriptions live in
+its ``Peer.state``).
 2026-era clients open ``subscriptions/listen`` streams; events go through a bus. Registry changes
 happen on any thread (usually the kernel's), so everything here hops onto the loop that owns
 each connection or stream.
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio.lowlevel
-from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.subscriptions import (
     PromptsListChanged,
@@ -30,11 +30,12 @@ from mcp.server.subscriptions import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from jupyter_mcp.shapes.status import ClientEntry
 from jupyter_mcp.tools import signedin
-from jupyter_mcp.tools._sdk import client_implementation, connection_of
 from jupyter_mcp.tools.calls.events import ClientInfo
 from jupyter_mcp.tools.components.base import Kind
 from jupyter_mcp.tools.observers import Observers
+from jupyter_mcp.tools.peers import Peer, client_implementation, peer_of
 
 SUBSCRIPTIONS_STATE_KEY = "jupyter_mcp.resource_subscriptions"
 """Where a 2025-era session keeps the URIs it subscribed to (``resources/subscribe``)."""
@@ -46,19 +47,6 @@ _LIST_CHANGED: dict[Kind, tuple[str, ServerEvent]] = {
 }
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class ConnectedClient:
-    """A client as the panels show it."""
-
-    name: str
-    version: str
-    protocol_version: str
-    since: float
-    last_seen: float
-    kind: str
-    """``"session"`` (2025 era), ``"listener"`` or ``"requests"`` (2026 era)."""
 
 
 def client_info_of(request: ServerRequestContext[Any, Any]) -> ClientInfo | None:
@@ -109,32 +97,26 @@ class ThreadSafeBus:
 
 
 @dataclass
-class _Seen:
-    """When a 2026-era client was first and last seen, and in which protocol version."""
-
-    protocol_version: str
-    since: float
-    last_seen: float
-
-
-@dataclass
 class _Session:
-    connection: Connection
+    peer: Peer
     loop: asyncio.AbstractEventLoop
     since: float
-    last_seen: float
     signed_in: str | None = None
     """The name of the signed-in client the session's first request came from (its grant's)."""
 
 
 class ClientTracker:
-    """Server middleware that records connections and sends them list_changed."""
+    """Server middleware that records connections and sends them list_changed.
 
-    def __init__(self, bus: ThreadSafeBus) -> None:
+    ``idle_timeout`` is how long an HTTP session lives without requests: a session past it is no longer
+    listed, whether or not its end was heard of (the public path hears of a DELETE, not of an expiry).
+    """
+
+    def __init__(self, bus: ThreadSafeBus, idle_timeout: float | None = None) -> None:
         self.bus = bus
+        self.idle_timeout = idle_timeout
         self._sessions: dict[int, _Session] = {}
-        self._modern: dict[tuple[str, str], _Seen] = {}
-        self._by_session_id: dict[str, int] = {}
+        self._modern: dict[tuple[str, str], ClientEntry] = {}
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._changes: Observers[Callable[[], None]] = Observers(__name__)
@@ -167,21 +149,18 @@ class ClientTracker:
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             self._seen_modern(ctx, now)
             return
-        connection = connection_of(ctx)
-        if connection is None or (connection.session_id is None and not connection.has_standalone_channel):
+        peer = peer_of(ctx)
+        if peer is None or peer.ended:
             return
-        key = id(connection)
+        peer.last_seen = now
+        key = id(peer)
         with self._lock:
-            session = self._sessions.get(key)
-            if session is not None:
-                session.last_seen = now
+            if key in self._sessions:
                 return
             grant = signedin.current.get()
             signed_in = grant["client"] if grant is not None else None
-            self._sessions[key] = _Session(connection, asyncio.get_running_loop(), now, now, signed_in)
-            if connection.session_id is not None:
-                self._by_session_id[connection.session_id] = key
-        connection.exit_stack.callback(self._forget, key)
+            self._sessions[key] = _Session(peer, asyncio.get_running_loop(), now, signed_in)
+        peer.on_end(lambda: self._forget(key))
         self._changed()
 
     def _seen_modern(self, ctx: ServerRequestContext[Any, Any], now: float) -> None:
@@ -195,38 +174,22 @@ class ClientTracker:
         with self._lock:
             seen = self._modern.get((name, version))
             if seen is None:
-                self._modern[(name, version)] = _Seen(protocol_version, now, now)
+                self._modern[(name, version)] = ClientEntry(
+                    name=name,
+                    version=version,
+                    protocol_version=protocol_version,
+                    since=now,
+                    last_seen=now,
+                    kind="requests",
+                )
             else:
-                seen.protocol_version, seen.last_seen = protocol_version, now
+                seen["protocol_version"], seen["last_seen"] = protocol_version, now
         if seen is None:
             self._changed()
-
-    def session_version(self, session_id: str) -> str | None:
-        """The protocol version of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
-        connection = self.session_connection(session_id)
-        return connection.protocol_version if connection is not None else None
-
-    def session_connection(self, session_id: str) -> Connection | None:
-        """The connection of open 2025-era session ``session_id``, if it made a request here (marks it seen)."""
-        with self._lock:
-            session = self._sessions.get(self._by_session_id.get(session_id, 0))
-            if session is None:
-                return None
-            session.last_seen = time.time()
-            return session.connection
-
-    def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
-        """What open 2025-era session ``session_id`` declared in its handshake, as JSON (``None``: nothing)."""
-        with self._lock:
-            session = self._sessions.get(self._by_session_id.get(session_id, 0))
-        capabilities = session.connection.client_capabilities if session is not None else None
-        return capabilities.model_dump(by_alias=True, exclude_none=True) if capabilities is not None else None
 
     def _forget(self, key: int) -> None:
         with self._lock:
             removed = self._sessions.pop(key, None)
-            if removed is not None and removed.connection.session_id is not None:
-                self._by_session_id.pop(removed.connection.session_id, None)
         if removed is not None:
             self._changed()
 
@@ -237,38 +200,38 @@ class ClientTracker:
     def _changed(self) -> None:
         self._changes.each(lambda listener: listener())
 
-    def clients(self, modern_window: float = 300.0) -> list[ConnectedClient]:
+    def clients(self, modern_window: float = 300.0) -> list[ClientEntry]:
         """2025-era sessions that are open, and 2026-era clients seen within ``modern_window`` s."""
         now = time.time()
         with self._lock:
-            sessions = list(self._sessions.values())
-            modern = [
-                ConnectedClient(name, version, seen.protocol_version, seen.since, seen.last_seen, "requests")
-                for (name, version), seen in self._modern.items()
-                if now - seen.last_seen <= modern_window
-            ]
+            sessions = self._live(now)
+            modern = [seen.copy() for seen in self._modern.values() if now - seen["last_seen"] <= modern_window]
         return [_describe(s) for s in sessions] + modern
+
+    def _live(self, now: float) -> list[_Session]:
+        """The sessions that may still be open (under the lock)."""
+        return [session for session in self._sessions.values() if session.peer.alive(now, self.idle_timeout)]
 
     def list_changed(self, kind: Kind) -> None:
         """Send ``kind``'s list_changed to every session and listen stream; safe from any thread."""
         method, event = _LIST_CHANGED[kind]
         with self._lock:
-            sessions = list(self._sessions.values())
+            sessions = self._live(time.time())
         for session in sessions:
-            self._spawn(session.loop, _send(session.connection, method))
+            self._spawn(session.loop, session.peer.send(method))
         self.bus.publish_threadsafe(event)
 
     def resources_updated(self, matches: Callable[[str], bool]) -> list[str]:
         """Send resources/updated for every subscribed URI ``matches`` accepts; returns those URIs."""
         with self._lock:
-            sessions = list(self._sessions.values())
+            sessions = self._live(time.time())
             listened = [uri for uri in self._listened if matches(uri)]
         told: set[str] = set(listened)
         for session in sessions:
-            for uri in subscriptions_of(session.connection):
+            for uri in subscriptions_of(session.peer):
                 if matches(uri):
                     told.add(uri)
-                    self._spawn(session.loop, _send(session.connection, "send_resource_updated", uri))
+                    self._spawn(session.loop, session.peer.send("send_resource_updated", uri))
         for uri in listened:
             self.bus.publish_threadsafe(ResourceUpdated(uri))
         return sorted(told)
@@ -283,13 +246,9 @@ class ClientTracker:
             coro.close()
 
 
-async def _send(connection: Connection, method: str, *args: Any) -> None:
-    await getattr(connection, method)(*args)
-
-
-def subscriptions_of(connection: Connection) -> set[str]:
-    """The URIs a 2025-era session subscribed to (created empty on first use)."""
-    found = connection.state.setdefault(SUBSCRIPTIONS_STATE_KEY, set())
+def subscriptions_of(peer: Peer) -> set[str]:
+    """The URIs a 2025-era connection subscribed to (created empty on first use)."""
+    found = peer.state.setdefault(SUBSCRIPTIONS_STATE_KEY, set())
     return found if isinstance(found, set) else set()
 
 
@@ -299,15 +258,15 @@ def _listen_uris(params: Any) -> list[str]:
     return [uri for uri in uris if isinstance(uri, str)] if isinstance(uris, list) else []
 
 
-def _describe(session: _Session) -> ConnectedClient:
-    params = session.connection.client_params
-    info = params.client_info if params is not None else None
-    return ConnectedClient(
+def _describe(session: _Session) -> ClientEntry:
+    peer = session.peer
+    info = peer.client_info
+    return ClientEntry(
         name=session.signed_in or (info.name if info is not None else "unknown"),
         version=info.version if info is not None else "",
-        protocol_version=session.connection.protocol_version,
+        protocol_version=peer.session.protocol_version if peer.session is not None else "",
         since=session.since,
-        last_seen=session.last_seen,
+        last_seen=peer.last_seen,
         kind="session",
     )
 

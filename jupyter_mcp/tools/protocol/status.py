@@ -20,7 +20,7 @@ from jupyter_mcp.tools.components.prompts import Prompt, PromptRegistry
 from jupyter_mcp.tools.components.registry import Registry, ToolRegistry
 from jupyter_mcp.tools.components.resources import AnyResource, ResourceRegistry
 from jupyter_mcp.tools.components.tool import Tool
-from jupyter_mcp.tools.protocol.sessions import ConnectedClient, ThreadSafeBus
+from jupyter_mcp.tools.protocol.sessions import ThreadSafeBus
 
 
 class Described(Protocol):
@@ -42,7 +42,7 @@ class Described(Protocol):
     def prompts(self) -> dict[str, Prompt]: ...
     @property
     def approvals(self) -> Approvals: ...
-    def connected_clients(self) -> list[ConnectedClient]: ...
+    def connected_clients(self) -> list[ClientEntry]: ...
 
 
 def status(server: Described) -> ServerStatus:
@@ -54,7 +54,7 @@ def status(server: Described) -> ServerStatus:
         "tools": [_tool(server, tool) for tool in server.tools.values()],
         "resources": [_resource(server, item) for item in server.resources.values()],
         "prompts": [_prompt(server, prompt) for prompt in server.prompts.values()],
-        "clients": [client_entry(client) for client in server.connected_clients()],
+        "clients": server.connected_clients(),
         "listeners": server.bus.listener_count,
         "calls": server.stats.total_calls,
         "paused": approvals.paused,
@@ -85,16 +85,4 @@ def _entry(server: Described, item: Tool | AnyResource | Prompt, registry: Regis
         "enabled": registry.is_visible(item),
         "tags": sorted(item.tags),
         **server.stats.for_tool(item.key, registry.kind).to_json(),
-    }
-
-
-def client_entry(client: ConnectedClient) -> ClientEntry:
-    """A client as ``GET /status`` (and the Jupyter server's ``/mcp``) lists it."""
-    return {
-        "name": client.name,
-        "version": client.version,
-        "protocol_version": client.protocol_version,
-        "since": client.since,
-        "last_seen": client.last_seen,
-        "kind": client.kind,
     }

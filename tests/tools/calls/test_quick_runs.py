@@ -13,6 +13,8 @@ from jupyter_mcp.tools.calls.executors import INLINE_AFTER
 QUICK_RUN, SLOW_INLINE = 0.02, 0.1
 """Wider than the product's (0.5 ms, 2 ms): a busy test machine must not break a streak of no-op runs."""
 
+pytestmark = pytest.mark.fast_path  # QuickRuns inline runs are the stdlib adapter's fast path
+
 
 @pytest.fixture(autouse=True)
 def thresholds(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,7 @@ from jupyter_mcp.serverext.union.live.members import Member, Membership
 from jupyter_mcp.serverext.union.live.scope import Scope
 from jupyter_mcp.serverext.union.live.sessions import Sessions
 from jupyter_mcp.serverext.union.live.watch import Change, Kind, Watcher
-from jupyter_mcp.tools.protocol.sessions import ConnectedClient
+from jupyter_mcp.shapes.status import ClientEntry, ConnectionKind
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Union:
         self.listeners = Listeners()
         self.watcher = Watcher(Membership(directory), self._changed, interval)
         self.read_only_clients: set[str] = set()
-        self._clients: dict[tuple[str, str], ConnectedClient] = {}
+        self._clients: dict[tuple[str, str], ClientEntry] = {}
         self._limited: dict[tuple[object, ...], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -138,20 +138,23 @@ class Union:
 
     # ---- clients and their limits ----------------------------------------------------------------
 
-    def seen(self, name: str, version: str, protocol_version: str, kind: str) -> None:
+    def seen(self, name: str, version: str, protocol_version: str, kind: ConnectionKind) -> None:
         now = time.time()
         key = (name, kind)
         known = self._clients.get(key)
-        since = known.since if known is not None else now
-        self._clients[key] = ConnectedClient(name, version, protocol_version, since, now, kind)
+        since = known["since"] if known is not None else now
+        self._clients[key] = ClientEntry(
+            name=name, version=version, protocol_version=protocol_version, since=since, last_seen=now, kind=kind
+        )
 
-    def clients(self) -> list[ConnectedClient]:
+    def clients(self) -> list[ClientEntry]:
         now = time.time()
         session_names = {session.client_name for session in self.sessions}
         return [
-            client
+            client.copy()
             for client in self._clients.values()
-            if (client.kind == "session" and client.name in session_names) or now - client.last_seen <= _CLIENT_WINDOW
+            if (client["kind"] == "session" and client["name"] in session_names)
+            or now - client["last_seen"] <= _CLIENT_WINDOW
         ]
 
     async def limit(self, client: str, *, read_only: bool) -> None:

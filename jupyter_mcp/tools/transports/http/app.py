@@ -3,29 +3,27 @@
 Every POST body is read and parsed once, by ``WireCheck``, which checks it and hands the parsed
 message on in the scope. On the MCP path, ahead of Starlette's routing: a 2026-era request goes to
 ``StatelessEntry`` (the SDK's protocol core, without its per-request machinery); everything else
-(2025-era sessions, GET streams, DELETE, notifications) goes to the SDK's session manager, behind
-``JsonReads``. Other routes (``/status``, approvals) are Starlette's.
+(2025-era sessions, GET streams, DELETE, notifications) goes through ``SessionPeers`` (each session's
+``Peer``) to the SDK's session manager, behind ``JsonReads``. With the SDK adapter's fast paths on,
+2025-era requests in an open session are answered first by ``ListReplies`` (lists from bytes) and
+``SessionEntry`` (in the request's own task). Other routes (``/status``, approvals) are Starlette's.
 
-The session manager is built here rather than by ``Server.streamable_http_app`` because that
-shares a single event store across every session, and because a stream id is the request's
-JSON-RPC id, a client resuming its stream could be sent another session's events.
-``_SessionManager`` gives each new session its own store (``EventStores``).
+The session manager gets one event store, ``PeerEvents``, which keeps each session's events apart:
+a stream id is the request's JSON-RPC id, so with one shared store a client resuming its stream
+could be sent another session's events.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import math
 import sys
-from collections.abc import Iterator
 from typing import Any, Protocol
 
-import anyio
 from mcp.server import Server
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, AuthorizationContext, authorization_context
-from mcp.server.streamable_http import StreamableHTTPServerTransport
-from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.streamable_http_manager import (
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -34,11 +32,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from jupyter_mcp.adapters import sdk
+from jupyter_mcp.adapters.fastpaths import FastPaths
 from jupyter_mcp.tools.settings import ServerSettings
 from jupyter_mcp.tools.transports.http.bodies import JsonReads
-from jupyter_mcp.tools.transports.http.eventstore import EventStores
+from jupyter_mcp.tools.transports.http.eventstore import EventStores, PeerEvents
 from jupyter_mcp.tools.transports.http.inbound import WireCheck, parsed_message
+from jupyter_mcp.tools.transports.http.lines import LineSafeEvents
 from jupyter_mcp.tools.transports.http.lists import CachedLists, ListReplies, Sessions
+from jupyter_mcp.tools.transports.http.peering import SessionPeers
 from jupyter_mcp.tools.transports.http.sessioned import SessionEntry
 from jupyter_mcp.tools.transports.http.stateless import StatelessEntry, is_modern, takes
 
@@ -54,83 +56,36 @@ class Served(Protocol):
     def list_cache(self) -> CachedLists: ...
     @property
     def clients_tracker(self) -> Sessions: ...
+    @property
+    def fast_paths_taken(self) -> FastPaths: ...
+    @property
+    def lifespan_state(self) -> dict[str, Any]: ...
 
 
 _NO_LIMIT = sys.maxsize
-
-
-class _SessionManager(StreamableHTTPSessionManager):
-    def __init__(self, app: Server[Any], stores: EventStores, **options: Any) -> None:
-        super().__init__(app, event_store=None, **options)
-        self.stores = stores
-
-    def _admit_session(self, requestor: AuthorizationContext | None) -> StreamableHTTPServerTransport | None:
-        transport = super()._admit_session(requestor)
-        if transport is not None and transport.mcp_session_id is not None:
-            transport._event_store = self.stores.new(transport.mcp_session_id)
-        return transport
-
-    def lifespan_state(self) -> Any:
-        return self._lifespan_state
-
-    def session_open(self, scope: Scope, session_id: str) -> bool:
-        """Whether ``session_id`` is open to this request (``transport_for``); a request answered outside its
-        transport resets its idle clock too."""
-        transport = self.transport_for(scope, session_id)
-        if transport is None:
-            return False
-        idle = transport.idle_scope
-        if idle is not None and transport._idle_timeout is not None and not transport._requests_in_flight:
-            idle.deadline = anyio.current_time() + transport._idle_timeout  # as the transport does after a request
-        return True
-
-    def transport_for(self, scope: Scope, session_id: str) -> StreamableHTTPServerTransport | None:
-        """The open session's transport, if this request's credential is the one that opened it."""
-        transport = self._server_instances.get(session_id)
-        if (
-            transport is None
-            or transport.is_terminated
-            or (transport.idle_scope and transport.idle_scope.cancel_called)
-        ):
-            return None
-        user = scope.get("user")
-        requestor = authorization_context(user) if isinstance(user, AuthenticatedUser) else None
-        return transport if requestor == self._session_owners.get(session_id) else None
-
-    @contextlib.contextmanager
-    def holding(self, transport: StreamableHTTPServerTransport) -> Iterator[None]:
-        """A request in flight holds its session open, as the transport's own ``handle_request`` does."""
-        idle, timeout = transport.idle_scope, transport._idle_timeout
-        if idle is None or timeout is None:
-            yield
-            return
-        transport._requests_in_flight += 1
-        idle.deadline = math.inf
-        try:
-            yield
-        finally:
-            transport._requests_in_flight -= 1
-            if not transport._requests_in_flight:
-                idle.deadline = asyncio.get_running_loop().time() + timeout  # anyio's clock, without its backend lookup
+IDLE_TIMEOUT = DEFAULT_SESSION_IDLE_TIMEOUT
+"""Seconds a 2025-era session lives without a request under way (the SDK's default)."""
 
 
 class _McpPath:
-    """The MCP path ahead of Starlette: 2026-era requests to ``stateless``, 2025-era ones in a session to ``lists``
-    or ``sessioned``, the rest of it to ``sdk``."""
+    """The MCP path ahead of Starlette: 2026-era requests to ``stateless``; 2025-era ones, with their session's
+    peer, to ``lists`` or ``sessioned`` (fast paths) or to ``sdk``."""
 
     def __init__(
         self,
         path: str,
-        sdk: ASGIApp,
+        sdk_app: ASGIApp,
         rest: ASGIApp,
         *,
         stateless: StatelessEntry,
-        lists: ListReplies,
-        sessioned: SessionEntry,
+        peers: SessionPeers,
+        lists: ListReplies | None,
+        sessioned: SessionEntry | None,
     ) -> None:
         self.path = path
-        self.sdk = sdk
+        self.sdk = sdk_app
         self.stateless = stateless
+        self.peers = peers
         self.lists = lists
         self.sessioned = sessioned
         self.rest = rest
@@ -139,14 +94,18 @@ class _McpPath:
         if scope["type"] != "http" or scope["path"] != self.path:
             await self.rest(scope, receive, send)
             return
+        if is_modern(scope):  # no session, no peer
+            message = parsed_message(scope)
+            await (self.stateless(scope, receive, send, message) if takes(message) else self.sdk(scope, receive, send))
+            return
+        await self.peers.serve(scope, receive, send, self._legacy)
+
+    async def _legacy(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = parsed_message(scope)
         if takes(message):
-            if is_modern(scope):
-                await self.stateless(scope, receive, send, message)
+            if self.lists is not None and await self.lists.in_session(scope, send, message):
                 return
-            if await self.lists.in_session(scope, send, message):
-                return
-            if await self.sessioned(scope, receive, send, message):
+            if self.sessioned is not None and await self.sessioned(scope, receive, send, message):
                 return
         await self.sdk(scope, receive, send)
 
@@ -173,32 +132,41 @@ def streamable_http_app(
     Host/Origin are checked by the caller's middleware, before auth (see auth.py), so the SDK's own
     DNS-rebinding check is off here.
     """
-    manager = _SessionManager(
-        served.lowlevel,
-        served.event_stores,
-        json_response=json_response,
-        retry_interval=retry_interval,
-        security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-        max_request_body_size=_NO_LIMIT,  # WireCheck applies max_body_bytes (as it is now), with a JSON-RPC error
+    fast = served.fast_paths_taken.takes(sdk.LIBRARY)
+    peers = SessionPeers(IDLE_TIMEOUT, served.event_stores.name)
+    events = PeerEvents(served.event_stores)
+    options: dict[str, Any] = {
+        "event_store": events,
+        "json_response": json_response,
+        "retry_interval": retry_interval,
+        "security_settings": TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        "max_request_body_size": _NO_LIMIT,  # WireCheck applies max_body_bytes (as it is now), with a JSON-RPC error
+        "session_idle_timeout": IDLE_TIMEOUT,
+    }
+    state = lambda: served.lifespan_state  # noqa: E731 - what the lowlevel server's lifespan yields
+    manager = (
+        sdk.SessionManager(served.lowlevel, on_end=peers.end, **options)
+        if fast
+        else StreamableHTTPSessionManager(served.lowlevel, **options)
     )
-    sdk = JsonReads(StreamableHTTPASGIApp(manager))
-    lists = ListReplies(served.list_cache, served.clients_tracker, manager.session_open)
-    stateless = StatelessEntry(served.lowlevel, manager.lifespan_state, json_response=json_response, lists=lists)
-    sessioned = SessionEntry(
-        served.lowlevel,
-        manager.lifespan_state,
-        manager,
-        served.clients_tracker.session_connection,
-        json_response=json_response,
-        retry_interval=retry_interval,
+    opened = manager if isinstance(manager, sdk.SessionManager) else None
+    lists = ListReplies(served.list_cache, served.clients_tracker, opened.session_open if opened else None)
+    sessioned = (
+        SessionEntry(served.lowlevel, state, opened, events, json_response=json_response, retry_interval=retry_interval)
+        if opened
+        else None
     )
+    sdk_app = LineSafeEvents(JsonReads(StreamableHTTPASGIApp(manager)))
+    stateless = StatelessEntry(served.lowlevel, state, json_response=json_response, lists=lists, fast=fast)
     rest = Starlette(
-        routes=[Route(path, endpoint=sdk), *routes],
+        routes=[Route(path, endpoint=sdk_app), *routes],
         lifespan=lambda _: manager.run(),
         exception_handlers={404: _plain_refusal, 405: _plain_refusal},
     )
     # An encoded slash (``/approvals/x%2F``) decodes to a trailing "/": Starlette would answer it with a
     # redirect to a path nobody serves. A route either matches as written or is refused.
     rest.router.redirect_slashes = False
-    endpoint = _McpPath(path, sdk, rest, stateless=stateless, lists=lists, sessioned=sessioned)
+    endpoint = _McpPath(
+        path, sdk_app, rest, stateless=stateless, peers=peers, lists=lists if opened else None, sessioned=sessioned
+    )
     return WireCheck(endpoint, path, served.event_stores.knows, settings, json_response=json_response)

@@ -9,9 +9,11 @@ long enough for a client whose connection dropped to come back (the SSE ``retry`
 Eviction is oldest first (and a finished stream's events go together), so a stream is never
 replayed with a gap: if an event survives, every later event survives too.
 
-Each 2025-era session gets its own store (``EventStores``): the SDK would share one store across
-sessions, and since a stream id is the request's JSON-RPC id, one client's replay would deliver
-another client's events (measured: a resumed request received the other session's result).
+Each 2025-era session gets its own store (``EventStores``): the SDK shares the one store it is given
+across sessions, and since a stream id is the request's JSON-RPC id, one client's replay would
+deliver another client's events (measured: a resumed request received the other session's result).
+So the store it is given (``PeerEvents``) hands each event to the store of the session it belongs
+to: the current ``Peer``'s (``tools/peers.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from typing import Any
 
 from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
 from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCResponse
+
+from jupyter_mcp.tools.peers import CURRENT, Peer
 
 _MB = 1024 * 1024
 
@@ -67,9 +71,19 @@ class MemoryEventStore(EventStore):
         self._finished: list[tuple[float, int, StreamId]] = []
         """A heap of (expiry, event id of the response, stream) for streams whose response is stored."""
         self._ids = itertools.count(1)
-        self.bytes = 0
-        """Approximate payload size of the events kept now."""
+        self.tally = [0]
+        """Approximate payload size of the events kept now (a list: its pool reads it after this store is gone)."""
         self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def bytes(self) -> int:
+        """Approximate payload size of the events kept now."""
+        return self.tally[0]
+
+    def _sized(self, delta: int) -> None:
+        self.tally[0] += delta
+        if self.pool is not None:
+            self.pool.total += delta
 
     async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
         now = time.monotonic()
@@ -77,7 +91,7 @@ class MemoryEventStore(EventStore):
         size = approximate_size(message)
         self._events[event_id] = _Event(stream_id, message, size, now + self.max_age)
         self._streams.setdefault(stream_id, deque()).append(event_id)
-        self.bytes += size
+        self._sized(size)
         if isinstance(message, JSONRPCResponse | JSONRPCError):
             heapq.heappush(self._finished, (now + self.delivered_grace, event_id, stream_id))
         self._evict(now)
@@ -118,11 +132,11 @@ class MemoryEventStore(EventStore):
             self._drop_oldest(first_id, first)
 
     def _pool_over(self) -> bool:
-        return self.pool is not None and self.pool.bytes > self.pool.max_bytes
+        return self.pool is not None and self.pool.total > self.pool.max_bytes
 
     def _drop_oldest(self, event_id: int, event: _Event) -> None:
         del self._events[event_id]
-        self.bytes -= event.size
+        self._sized(-event.size)
         ids = self._streams[event.stream_id]
         ids.popleft()  # the oldest event overall is the oldest of its stream
         if not ids:
@@ -132,7 +146,17 @@ class MemoryEventStore(EventStore):
         for event_id in self._streams.pop(stream_id, ()):
             event = self._events.pop(event_id, None)
             if event is not None:
-                self.bytes -= event.size
+                self._sized(-event.size)
+
+    def clear(self) -> None:
+        """Forget every event (the session is over)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._sized(-self.bytes)
+        self._events.clear()
+        self._streams.clear()
+        self._finished.clear()
 
     def _next_expiry(self) -> float | None:
         candidates = [self._finished[0][0]] if self._finished else []
@@ -161,20 +185,43 @@ class MemoryEventStore(EventStore):
 
 
 class EventStores:
-    """One ``MemoryEventStore`` per session, all under one byte budget; a store goes with its session."""
+    """One ``MemoryEventStore`` per session (its ``Peer``), all under one byte budget; a store goes with its
+    session."""
 
     def __init__(self, max_bytes: int = 64 * _MB, **store_options: Any) -> None:
         self.max_bytes = max_bytes
+        self.total = 0
+        """Approximate payload size of every store's events (kept as they change: no sum per event)."""
         self._options = store_options
-        self._stores: weakref.WeakValueDictionary[str, MemoryEventStore] = weakref.WeakValueDictionary()
+        self._stores: weakref.WeakKeyDictionary[Peer, MemoryEventStore] = weakref.WeakKeyDictionary()
+        self._named: weakref.WeakValueDictionary[str, Peer] = weakref.WeakValueDictionary()
 
-    def new(self, session_id: str) -> MemoryEventStore:
-        store = MemoryEventStore(max_bytes=self.max_bytes, pool=self, **self._options)
-        self._stores[session_id] = store
+    def of(self, peer: Peer) -> MemoryEventStore:
+        """The peer's store (made on first use)."""
+        store = self._stores.get(peer)
+        if store is None:
+            store = self._stores[peer] = MemoryEventStore(max_bytes=self.max_bytes, pool=self, **self._options)
+            weakref.finalize(store, self._gone, store.tally)
+            peer.on_end(lambda: self.drop(peer))
         return store
 
+    def drop(self, peer: Peer) -> None:
+        """The peer's session is over: nobody can resume from its events, which go now."""
+        store = self._stores.pop(peer, None)
+        if store is not None:
+            store.clear()
+
+    def _gone(self, tally: list[int]) -> None:
+        self.total -= tally[0]
+
+    def name(self, peer: Peer) -> None:
+        """The peer's session got its id: its store can be found by it."""
+        if peer.session_id is not None:
+            self._named[peer.session_id] = peer
+
     def get(self, session_id: str) -> MemoryEventStore | None:
-        return self._stores.get(session_id)
+        peer = self._named.get(session_id)
+        return self._stores.get(peer) if peer is not None else None
 
     def all(self) -> list[MemoryEventStore]:
         """The stores of the sessions open now."""
@@ -182,16 +229,35 @@ class EventStores:
 
     def knows(self, session_id: str | None, event_id: str) -> bool:
         """Whether the session can still resume after ``event_id``."""
-        store = self._stores.get(session_id) if session_id is not None else None
+        store = self.get(session_id) if session_id is not None else None
         return store is not None and store.knows(event_id)
 
     @property
     def bytes(self) -> int:
-        return sum(store.bytes for store in self.all())
+        return self.total
 
     @property
     def count(self) -> int:
         return sum(store.count for store in self.all())
+
+
+class PeerEvents(EventStore):
+    """The one store the SDK's session manager is given: each event goes to the store of the session it belongs
+    to (the current peer's); an event of no session is kept nowhere (nothing can resume from it)."""
+
+    def __init__(self, stores: EventStores) -> None:
+        self.stores = stores
+
+    async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
+        peer = CURRENT.get()
+        if peer is None:
+            return "0"
+        return await self.stores.of(peer).store_event(stream_id, message)
+
+    async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
+        peer = CURRENT.get()
+        store = self.stores.get(peer.session_id) if peer is not None and peer.session_id is not None else None
+        return await store.replay_events_after(last_event_id, send_callback) if store is not None else None
 
 
 def _parse_id(event_id: str) -> int | None:

@@ -6,11 +6,11 @@ models still ~20 ms. The protocol core's ``ListCache`` keeps each list's wire fo
 once (with an ETag); ``ListReplies`` answers a repeated list request with those bytes:
 
 - 2026 era: ``StatelessEntry`` asks ``modern()`` once the SDK's checks of the request passed.
-- 2025 era: a list request in an open session goes out as a JSON body (the spec lets a server
-  answer any POST with JSON or an SSE stream; a list sends nothing before its answer, so a stream
-  would carry that one event). The session is the SDK's: it must be open to the request's credential
-  (its idle clock is reset as a request to it would); anything else, and any list not cached yet,
-  goes to the SDK.
+- 2025 era (a fast path: ``session_open`` comes from the SDK adapter's session manager): a list
+  request in an open session goes out as a JSON body (the spec lets a server answer any POST with
+  JSON or an SSE stream; a list sends nothing before its answer, so a stream would carry that one
+  event). The session is the SDK's: it must be open to the request's credential (its idle clock is
+  reset as a request to it would); anything else, and any list not cached yet, goes to the SDK.
 
 The client is counted as seen either way (the panels list who is connected).
 """
@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from mcp.server.connection import Connection
 from mcp_types import RequestId
-from starlette.datastructures import Headers
 from starlette.types import Scope, Send
 
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.peers import CURRENT
 from jupyter_mcp.tools.protocol.listcache import envelope_capabilities
 
 
@@ -44,24 +43,15 @@ class Sessions(Protocol):
     """Who is connected (the server's ``ClientTracker``)."""
 
     def seen_modern(self, name: str, version: str, protocol_version: str) -> None: ...
-    def session_connection(self, session_id: str) -> Connection | None:
-        """The connection of an open 2025-era session that made a request here."""
-        ...
-
-    def session_capabilities(self, session_id: str) -> dict[str, Any] | None:
-        """What an open 2025-era session declared in its handshake, as JSON."""
-        ...
-
-    def session_version(self, session_id: str) -> str | None:
-        """The protocol version an open 2025-era session negotiated (``None``: not known here)."""
-        ...
 
 
 class ListReplies:
     """See the module docstring; ``session_open(scope, id)`` says whether the SDK still serves that session to
-    this request's credential."""
+    this request's credential (``None``: 2025-era lists go to the SDK)."""
 
-    def __init__(self, lists: CachedLists, sessions: Sessions, session_open: Callable[[Scope, str], bool]) -> None:
+    def __init__(
+        self, lists: CachedLists, sessions: Sessions, session_open: Callable[[Scope, str], bool] | None = None
+    ) -> None:
         self.lists = lists
         self.sessions = sessions
         self.session_open = session_open
@@ -81,14 +71,13 @@ class ListReplies:
 
     async def in_session(self, scope: Scope, send: Send, message: dict[str, Any]) -> bool:
         """Answer a 2025-era list request in an open session from bytes; ``False`` to leave it to the SDK."""
-        session_id = Headers(scope=scope).get("mcp-session-id")  # Content-Type and Accept passed WireCheck
-        if session_id is None:
+        peer = CURRENT.get()  # the request's session, as SessionPeers found it
+        session, session_id = (peer.session, peer.session_id) if peer is not None else (None, None)
+        if self.session_open is None or session is None or session_id is None:
             return False
-        version = self.sessions.session_version(session_id)
-        if version is None:
-            return False
-        capabilities = self.sessions.session_capabilities(session_id)
-        hit = self.lists.encoded(message["method"], version, message.get("params"), capabilities)
+        declared = session.client_capabilities
+        capabilities = declared.model_dump(by_alias=True, exclude_none=True) if declared is not None else None
+        hit = self.lists.encoded(message["method"], session.protocol_version, message.get("params"), capabilities)
         if hit is None or not self.session_open(scope, session_id):
             return False
         await _send_list(send, message["id"], *hit, session_id=session_id)

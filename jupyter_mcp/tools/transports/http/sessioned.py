@@ -18,8 +18,9 @@ progress and logs work as before), and:
   stored for the client's resumed stream.
 
 Everything else (``initialize``, reads and prompt gets, notifications, responses, GET, DELETE, a
-session this entry cannot see) is the SDK's. This uses the SDK's private session internals
-(``_request_streams``, the dispatcher's in-flight table), as ``app._SessionManager`` does.
+session this entry cannot see) is the SDK's. This is a fast path: it works the session's transport
+and dispatcher through the SDK adapter (``jupyter_mcp.adapters.sdk``), and is not built when that
+adapter's fast paths are off.
 """
 
 from __future__ import annotations
@@ -28,23 +29,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import anyio
 from mcp.server import Server
-from mcp.server.connection import Connection
 from mcp.server.runner import ServerRunner
-from mcp.server.streamable_http import REQUEST_CANCELLED, EventMessage, StreamableHTTPServerTransport
-from mcp.shared.dispatcher import CallOptions, coerce_request_id
-from mcp.shared.jsonrpc_dispatcher import (
-    JSONRPCDispatcher,
-    _InFlight,
-    _JSONRPCDispatchContext,
-    handler_exception_to_error_data,
-    progress_token_from_params,
-)
+from mcp.server.streamable_http import REQUEST_CANCELLED, EventMessage, EventStore, StreamableHTTPServerTransport
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher, handler_exception_to_error_data, progress_token_from_params
 from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
 from mcp_types import DEFAULT_NEGOTIATED_VERSION, INTERNAL_ERROR, ErrorData, JSONRPCError, JSONRPCResponse, RequestId
@@ -52,7 +44,9 @@ from mcp_types.version import is_version_at_least
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from jupyter_mcp.adapters import sdk
 from jupyter_mcp.tools import codec
+from jupyter_mcp.tools.peers import CURRENT
 from jupyter_mcp.tools.transports.http.inbound import header
 from jupyter_mcp.tools.transports.http.lists import send_json
 from jupyter_mcp.tools.transports.http.stateless import (
@@ -71,7 +65,7 @@ _SDK_ANSWERS = frozenset({"initialize", "resources/read", "prompts/get"})
 
 
 class OpenSessions(Protocol):
-    """The SDK's sessions, as far as this entry needs them (``app._SessionManager``)."""
+    """The SDK's sessions, as far as this entry needs them (``adapters.sdk.SessionManager``)."""
 
     def transport_for(self, scope: Scope, session_id: str) -> StreamableHTTPServerTransport | None:
         """The session's transport if it is open to this request's credential."""
@@ -90,7 +84,7 @@ class SessionEntry:
         lowlevel: Server[Any],
         lifespan_state: Callable[[], Any],
         sessions: OpenSessions,
-        connection_of: Callable[[str], Connection | None],
+        events: EventStore,
         *,
         json_response: bool,
         retry_interval: int | None,
@@ -98,7 +92,8 @@ class SessionEntry:
         self.lowlevel = lowlevel
         self.lifespan_state = lifespan_state
         self.sessions = sessions
-        self.connection_of = connection_of
+        self.events = events
+        """The store the session manager was given (priming events go there too)."""
         self.json_response = json_response
         self.retry_interval = retry_interval
 
@@ -110,23 +105,25 @@ class SessionEntry:
         if session_id is None:
             return False
         transport = self.sessions.transport_for(scope, session_id)
-        connection = self.connection_of(session_id) if transport is not None else None
+        peer = CURRENT.get()
+        session = peer.session if peer is not None and peer.session_id == session_id else None
+        connection = sdk.session_connection(session) if transport is not None and session is not None else None
         if transport is None or connection is None:
             return False
         dispatcher = connection.outbound
-        if not isinstance(dispatcher, JSONRPCDispatcher) or dispatcher._closed or transport._write_stream is None:
+        if not isinstance(dispatcher, JSONRPCDispatcher) or not sdk.writable(transport, dispatcher):
             return False
-        call = _Call(send, receive, transport, dispatcher, message["id"], session_id)
-        call.prime_with = self._priming(transport, scope)
+        call = _Call(send, receive, transport, dispatcher, message["id"], session_id, self.events)
+        call.prime_with = self._priming(scope)
         runner = ServerRunner(self.lowlevel, connection, self.lifespan_state())
         with self.sessions.holding(transport):
             await call.run(scope, runner, message, direct=self.json_response)
         return True
 
-    def _priming(self, transport: StreamableHTTPServerTransport, scope: Scope) -> int | None:
-        """The retry delay of this request's priming event, or ``None``: no event store or a client too old."""
+    def _priming(self, scope: Scope) -> int | None:
+        """The retry delay of this request's priming event, or ``None``: a client too old for one."""
         version = header(scope, b"mcp-protocol-version") or DEFAULT_NEGOTIATED_VERSION
-        if transport._event_store is None or not is_version_at_least(version, "2025-11-25"):
+        if not is_version_at_least(version, "2025-11-25"):
             return None
         return self.retry_interval or 0
 
@@ -141,6 +138,7 @@ class _Call:
     dispatcher: JSONRPCDispatcher[TransportContext]
     request_id: RequestId
     session_id: str
+    events: EventStore
     prime_with: int | None = None
     routed: bool = False
     """Something for this request went to the session's router: the answer must follow it."""
@@ -151,6 +149,7 @@ class _Call:
     last_sent: float = field(default_factory=time.monotonic)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _watcher: asyncio.Task[None] | None = None
+    _sink: _Sink | None = None
 
     @property
     def stream_id(self) -> str:
@@ -162,9 +161,8 @@ class _Call:
         return (b"mcp-session-id", self.session_id.encode("latin-1"))
 
     async def run(self, scope: Scope, runner: ServerRunner[Any], message: dict[str, Any], *, direct: bool) -> None:
-        sink = _Sink(self)
-        streams: Any = self.transport._request_streams
-        streams[self.stream_id] = (sink, sink)
+        self._sink = _Sink(self)
+        sdk.route_stream(self.transport, self.stream_id, self._sink)
         timer = None if direct else asyncio.get_running_loop().call_later(WATCH_AFTER, self._start_watching)
         try:
             outcome = await self._serve(scope, runner, message, direct=direct)
@@ -188,27 +186,15 @@ class _Call:
             close_standalone_sse_stream=self._close_standalone if self.prime_with is not None else None,
             can_send_request=not direct,
         )
-        dctx = _RoutedContext(
-            transport=self.dispatcher._transport_builder(metadata),
-            _dispatcher=self.dispatcher,
-            _request_id=self.request_id,
-            message_metadata=metadata,
-            _progress_token=progress_token_from_params(params),
-            call=self,
+        dctx = sdk.dispatch_context(
+            self.dispatcher, metadata, self.request_id, progress_token_from_params(params), self._routing
         )
-        scope_ = anyio.CancelScope()
-        key = coerce_request_id(self.request_id)
-        self.dispatcher._in_flight[key] = _InFlight(scope=scope_, dctx=dctx)
         outcome: dict[str, Any] | None = None
-        with scope_:
+        with sdk.in_flight(self.dispatcher, self.request_id, dctx) as scope_, scope_:
             try:
                 outcome = {"result": await runner.on_request(dctx, message["method"], params)}
             except Exception as exc:
                 outcome = {"error": _dumped(_error_of(exc, message["method"]))}
-            finally:
-                dctx.close()
-                if (entry := self.dispatcher._in_flight.get(key)) is not None and entry.dctx is dctx:
-                    del self.dispatcher._in_flight[key]
         if outcome is None or dctx.cancel_requested.is_set():
             # The 2025-era wire ends a request's stream only with a response (the SDK's REQUEST_CANCELLED)
             return {"error": {"code": REQUEST_CANCELLED, "message": "Request cancelled"}}
@@ -227,7 +213,7 @@ class _Call:
         else:
             reply = JSONRPCError(jsonrpc="2.0", id=self.request_id, error=ErrorData.model_validate(outcome["error"]))
         try:
-            await self.dispatcher._write(reply)  # stored, then to this response or a resumed stream
+            await sdk.write(self.dispatcher, reply)  # stored, then to this response or a resumed stream
         except Exception:  # the session ended under the request (DELETE, expiry)
             logger.debug("the answer to %r had no session left to go to", self.request_id)
             return
@@ -260,11 +246,10 @@ class _Call:
 
     async def _prime(self) -> None:
         """Commit to SSE with a priming event (an id to resume from); under the lock."""
-        store = self.transport._event_store
-        if self.prime_with is None or store is None:
+        if self.prime_with is None:
             await self._write(b"", final=False)
             return
-        event_id = await store.store_event(self.stream_id, None)
+        event_id = await self.events.store_event(self.stream_id, None)
         retry = b"retry: %d\r\n" % self.prime_with if self.prime_with else b""
         await self._write(b"id: " + event_id.encode() + b"\r\n" + retry + b"data: \r\n\r\n", final=False)
 
@@ -297,12 +282,14 @@ class _Call:
                 await self.send({"type": "http.response.body", "body": PING, "more_body": True})
                 self.last_sent = time.monotonic()
 
+    def _routing(self) -> None:
+        """Something for this request goes to the session's router: the answer must follow it."""
+        self.routed = True
+
     def detach(self) -> None:
         """Stop taking the router's events (they stay stored for a resumed stream)."""
-        streams: dict[Any, Any] = self.transport._request_streams
-        entry = streams.get(self.stream_id)
-        if entry is not None and isinstance(entry[0], _Sink) and entry[0].call is self:
-            del streams[self.stream_id]
+        if self._sink is not None:
+            sdk.unroute_stream(self.transport, self.stream_id, self._sink)
         self.done.set()
 
     async def _end(self) -> None:
@@ -331,27 +318,6 @@ class _Sink:
 
     async def aclose(self) -> None:
         self.call.detach()
-
-
-@dataclass
-class _RoutedContext(_JSONRPCDispatchContext[TransportContext]):
-    """The session dispatcher's context for a request, noting when anything goes out for it."""
-
-    call: _Call | None = None
-
-    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None) -> None:
-        self._routing()
-        await super().notify(method, params, opts)
-
-    async def send_raw_request(
-        self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None
-    ) -> dict[str, Any]:
-        self._routing()
-        return await super().send_raw_request(method, params, opts)
-
-    def _routing(self) -> None:
-        if self.call is not None and not self._closed:
-            self.call.routed = True
 
 
 def _error_of(exc: Exception, method: str) -> ErrorData:

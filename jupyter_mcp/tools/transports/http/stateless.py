@@ -8,6 +8,10 @@ and checked (``WireCheck``); the SDK's own checks run on it, in its order and wi
 it (middleware, handlers, result shaping) in this task, a ``CallToolResult`` shaped in one dump
 (``direct.py``); the answer is encoded once (``codec``).
 
+With the fast paths off (``FastPaths``), results are shaped by the SDK's own ``ServerRunner``, every
+request's connection is built by ``Connection.from_envelope`` and its exit stack unwound as the SDK
+unwinds it.
+
 The response is the SDK's too: a JSON body unless the handler sends a notification first (then
 ``text/event-stream``); a request still running after ``PING_INTERVAL`` commits to SSE and gets
 keep-alive pings; in SSE mode the client closing its stream cancels the request. Watching for that
@@ -27,7 +31,7 @@ from typing import Any, Protocol
 
 import anyio
 from mcp.server import Server
-from mcp.server.runner import aclose_shielded, modern_error_data
+from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.inbound import (
@@ -50,10 +54,12 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from jupyter_mcp._wire.sse import line_safe
+from jupyter_mcp.adapters.stdlib import nothing_to_unwind
 from jupyter_mcp.tools import codec
 from jupyter_mcp.tools.identity import ByIdentity
 from jupyter_mcp.tools.transports.http.bodies import EVENT_ROOM
-from jupyter_mcp.tools.transports.http.direct import DirectRunner
+from jupyter_mcp.tools.transports.http.direct import direct_runner
 from jupyter_mcp.tools.transports.http.envelopes import Envelopes
 from jupyter_mcp.tools.transports.http.lists import ListReplies, send_json
 
@@ -104,13 +110,16 @@ class StatelessEntry:
         *,
         json_response: bool,
         lists: ListReplies | None = None,
+        fast: bool = True,
     ) -> None:
         self.lowlevel = lowlevel
         self.lifespan_state = lifespan_state
         self.json_response = json_response
         self.lists = lists
+        self.fast = fast
+        """Whether the SDK adapter's fast paths are taken (see the module docstring)."""
         self._param_headers = ByIdentity[bool]()
-        self._envelopes = Envelopes()
+        self._envelopes = Envelopes(copies=fast)
         self._server_stamp = lowlevel.server_info_stamp  # fixed at the server's construction
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, message: dict[str, Any]) -> None:
@@ -167,8 +176,8 @@ class StatelessEntry:
             verdict.protocol_version, verdict.client_info, verdict.client_capabilities
         )
         method, state = message["method"], self.lifespan_state()
-        runner = DirectRunner(self.lowlevel, connection, state, server_stamp=self._server_stamp)
-        served = _serve_one(runner, exchange, method, params)
+        runner = direct_runner(self.lowlevel, connection, state, self._server_stamp if self.fast else None)
+        served = _serve_one(runner, exchange, method, params, fast=self.fast)
         if self.json_response:
             await exchange.finish(await _answer(message["id"], served))
             return
@@ -178,15 +187,15 @@ class StatelessEntry:
 
 
 async def _serve_one(
-    runner: DirectRunner, exchange: _Exchange, method: str, params: Mapping[str, Any] | None
+    runner: ServerRunner[Any], exchange: _Exchange, method: str, params: Mapping[str, Any] | None, *, fast: bool
 ) -> dict[str, Any]:
-    """The SDK's ``serve_one``, without unwinding the connection's exit stack when nothing was put on it
-    (a shielded scope with a deadline per request otherwise)."""
+    """The SDK's ``serve_one``; on the fast path without unwinding the connection's exit stack when nothing was
+    put on it (a shielded scope with a deadline per request otherwise)."""
     connection = runner.connection
     try:
         return await runner.on_request(exchange, method, params)
     finally:
-        if getattr(connection.exit_stack, "_exit_callbacks", True):  # unknown: unwind as the SDK does
+        if not (fast and nothing_to_unwind(connection.exit_stack)):
             await aclose_shielded(connection)
 
 
@@ -378,16 +387,10 @@ def _sse(message: dict[str, Any]) -> bytes:
 
 
 def sse_event(data: bytes, event_id: str | None = None, retry: int | None = None) -> bytes:
-    """One ``message`` event carrying ``data`` (a JSON text), with its id and a reconnection delay if given."""
-    for raw, escaped in _LINE_BREAKS:  # readers that split lines as Python does would cut the event there
-        if raw in data:
-            data = data.replace(raw, escaped)
+    """One ``message`` event carrying ``data`` (a JSON text, made ``line_safe``), with its id and a reconnection
+    delay if given."""
     head = (b"id: " + event_id.encode() + b"\r\n" if event_id else b"") + (b"retry: %d\r\n" % retry if retry else b"")
-    return head + b"event: message\r\ndata: " + data + b"\r\n\r\n"
-
-
-_LINE_BREAKS = [(chr(c).encode(), f"\\u{c:04x}".encode()) for c in (0x85, 0x2028, 0x2029)]
-"""Characters JSON may carry raw that ``str.splitlines`` (not SSE) takes for line breaks, and their escapes."""
+    return head + b"event: message\r\ndata: " + line_safe(data) + b"\r\n\r\n"
 
 
 async def _reply(send: Send, reply: dict[str, Any]) -> None:

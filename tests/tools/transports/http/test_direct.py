@@ -1,4 +1,4 @@
-"""``DirectRunner``: a 2026-era ``CallToolResult`` dumped once answers exactly as the SDK's shaping does."""
+"""``direct_runner``: a 2026-era ``CallToolResult`` dumped once answers exactly as the SDK's shaping does."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import SERVER_INFO_META_KEY
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
-from jupyter_mcp.tools.transports.http.direct import DirectRunner
+from jupyter_mcp.adapters.sdk import ShapingRunner
+from jupyter_mcp.tools.transports.http.direct import direct_runner
+
+pytestmark = pytest.mark.fast_path  # the SDK adapter's ShapingRunner
 
 ICON = mt.Icon(src="https://example.com/i.png", mime_type="image/png")
 RESULTS = [
@@ -37,11 +40,23 @@ RESULTS = [
 ]
 
 
-def _runners(version: str, server: Server[Any] | None = None) -> tuple[ServerRunner[Any], DirectRunner]:
+STAMPS: dict[int, dict[str, Any]] = {}
+
+
+def _runners(version: str, server: Server[Any] | None = None) -> tuple[ServerRunner[Any], ServerRunner[Any]]:
     server = server or Server("direct-test", version="1.2.3", title="Direct")
     connection = Connection.from_envelope(version, {"name": "c", "version": "1"}, {})
-    direct = DirectRunner(server, connection, None, server_stamp=server.server_info_stamp)
+    stamp = server.server_info_stamp
+    direct = direct_runner(server, connection, None, stamp)
+    assert isinstance(direct, ShapingRunner)
+    STAMPS[id(direct)] = stamp
     return ServerRunner(server, connection, None), direct
+
+
+def test_without_a_stamp_the_runner_is_the_sdks() -> None:
+    server: Server[Any] = Server("plain")
+    connection = Connection.from_envelope(max(MODERN_PROTOCOL_VERSIONS), None, None)
+    assert type(direct_runner(server, connection, None, None)) is ServerRunner
 
 
 @pytest.mark.parametrize("version", sorted(MODERN_PROTOCOL_VERSIONS))
@@ -53,7 +68,7 @@ def test_one_dump_is_the_sdk_answer(version: str, result: mt.CallToolResult) -> 
     if result is RESULTS[-1]:
         assert shaped["_meta"][SERVER_INFO_META_KEY]["name"] == "mine"
     else:  # the one dump taken at the start, not the SDK's fresh copy: this path was the direct one
-        assert shaped["_meta"][SERVER_INFO_META_KEY] is direct.server_stamp
+        assert shaped["_meta"][SERVER_INFO_META_KEY] is STAMPS[id(direct)]
 
 
 class _Extended(mt.CallToolResult):

@@ -66,3 +66,23 @@ async def test_unknown_and_junk_ids_are_not_known() -> None:
 
 def test_size_estimate_counts_strings() -> None:
     assert 1_000_000 <= approximate_size(response(1, "x" * 1_000_000)) < 1_000_200
+
+
+async def test_the_sessions_stores_share_one_budget_kept_as_it_changes() -> None:
+    """``EventStores.bytes`` is every session's events (a running total, no sum per event); a session over the
+    shared budget gives up its oldest events, and a session's events go with it."""
+    from jupyter_mcp.tools.peers import Peer
+    from jupyter_mcp.tools.transports.http.eventstore import EventStores
+
+    stores = EventStores(max_bytes=3_000)
+    first, second = Peer("a"), Peer("b")
+    for peer in (first, second):
+        stores.name(peer)
+        await stores.of(peer).store_event("1", response(1, "x" * 1_000))
+    assert stores.bytes == stores.of(first).bytes + stores.of(second).bytes > 2_000
+    await stores.of(second).store_event("2", response(2, "y" * 1_000))  # over 3,000 in all: its oldest goes
+    assert stores.bytes <= 3_000
+    assert stores.get("b") is not None
+    second.end()
+    assert stores.get("b") is None
+    assert stores.bytes == stores.of(first).bytes

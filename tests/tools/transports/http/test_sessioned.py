@@ -6,6 +6,7 @@ from typing import Any
 import anyio
 import httpx
 import mcp_types as mt
+import pytest
 
 from jupyter_mcp.tools import Context, ToolServer
 from tests.conftest import http_client, served
@@ -17,6 +18,8 @@ HEADERS = {
 }
 NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 INIT_PARAMS = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+
+pytestmark = pytest.mark.fast_path  # SessionEntry is the SDK adapter's fast path
 
 
 def _session(url: str) -> dict[str, str]:
