@@ -93,8 +93,13 @@ async def test_a_browser_signs_a_client_in_and_connected_apps_revokes_it(
                 answer = await client.call_tool("sales_whoami", {})
                 assert answer.structured_content == {"result": NOTEBOOK}
 
-        await page.goto(lab.url("lab"))
-        await page.locator(".jp-SideBar [data-id='jupyter-mcp-tools']").click(timeout=SLOW)
+        # A fresh layout (the lab is shared: an earlier test's workspace may have the sidebar open, and a click on
+        # its tab would then close it).
+        await page.goto(lab.url("lab?reset"))
+        tab = page.locator(".jp-SideBar [data-id='jupyter-mcp-tools']")
+        await tab.wait_for(timeout=SLOW)
+        if "lm-mod-current" not in (await tab.get_attribute("class") or ""):
+            await tab.click(timeout=SLOW)
         apps = page.locator("#jupyter-mcp-tools .jp-MCP-connected")
         item = apps.locator(".jp-MCP-app").filter(has_text="Desk Agent")
         await expect(item).to_be_visible(timeout=SLOW)
