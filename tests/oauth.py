@@ -21,6 +21,20 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from pydantic import AnyUrl
 
+WHOAMI = '''
+%%mcp_tool --read-only
+def whoami() -> str:
+    """Say which notebook answers."""
+    return NOTEBOOK
+'''
+"""A read-only tool cell (its notebook sets ``NOTEBOOK``): what a read-only grant may call."""
+RESET = '''
+%%mcp_tool
+def reset(value: int = 0) -> int:
+    """Reset the counter (not read-only)."""
+    return value
+'''
+"""A tool cell that is not read-only: what a read-only grant is refused."""
 REDIRECT_URI = "http://127.0.0.1:9/callback"
 """Where the headless consent sends the code (never contacted: the test reads the redirect itself)."""
 

@@ -18,21 +18,8 @@ import pytest
 import trustme
 
 from tests.conftest import NOTEBOOK_TOOLS
-from tests.oauth import Consent, MemoryStorage, challenge_fields, oauth_client, sdk_provider
+from tests.oauth import RESET, WHOAMI, Consent, MemoryStorage, challenge_fields, oauth_client, sdk_provider
 from tests.serverext.conftest import BASE_URL, Notebook
-
-WHOAMI = '''
-%%mcp_tool --read-only
-def whoami() -> str:
-    """Say which notebook answers."""
-    return NOTEBOOK
-'''
-RESET = '''
-%%mcp_tool
-def reset(value: int = 0) -> int:
-    """Reset the counter (not read-only)."""
-    return value
-'''
 
 
 @pytest.fixture

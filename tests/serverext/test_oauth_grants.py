@@ -14,21 +14,8 @@ import pytest
 
 from jupyter_mcp.shapes import signedin
 from tests.conftest import header_client
-from tests.oauth import Consent, oauth_client, sdk_provider
+from tests.oauth import RESET, WHOAMI, Consent, oauth_client, sdk_provider
 from tests.serverext.conftest import Notebook
-
-WHOAMI = '''
-%%mcp_tool --read-only
-def whoami() -> str:
-    """Say which notebook answers."""
-    return NOTEBOOK
-'''
-RESET = '''
-%%mcp_tool
-def reset(value: int = 0) -> int:
-    """Reset the counter (not read-only)."""
-    return value
-'''
 
 
 @pytest.fixture
