@@ -34,6 +34,17 @@ def test_light_imports(statement: str) -> None:
     assert not set(HEAVY) & set(json.loads(done.stdout))
 
 
+@pytest.mark.parametrize(
+    "statement", ["import jupyter_mcp.kernel.magics", "from jupyter_mcp.tools import ToolServer, Tool"]
+)
+def test_jsonschema_waits_for_a_schema_given_by_hand(statement: str) -> None:
+    """Importing jsonschema builds rfc3987-syntax's grammars (Jupyter's stack installs it): seconds of CPU
+    that ``%load_ext jupyter_mcp`` paid before any tool existed (bench/bench_load.py)."""
+    done = run_python(f"{statement}\nimport sys\nprint('jsonschema' in sys.modules)")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
 def test_public_names() -> None:
     import jupyter_mcp
 

@@ -46,9 +46,15 @@ def copy_sources(target: Path) -> None:
 
 
 def nodeless_env(bin_dir: Path, home: Path) -> dict[str, str]:
-    """This process's environment (pip's index settings) with ``bin_dir`` alone on PATH, and a new HOME."""
+    """This process's environment (pip's index settings) with ``bin_dir`` alone on PATH, and a new HOME.
+
+    SHELL names the machine's shell by its full path, as a login session does: a notebook's ``!command``
+    runs through ``$SHELL`` (IPython falls back to ``sh`` looked up on PATH, which holds only ``bin_dir``).
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "VIRTUAL_ENV", "PYTHON"))}
-    env.update(PATH=str(bin_dir), HOME=str(home))
+    shell = shutil.which(os.environ.get("SHELL") or "sh") or shutil.which("sh")
+    assert shell, "no shell on this machine's PATH"
+    env.update(PATH=str(bin_dir), HOME=str(home), SHELL=shell)
     assert shutil.which("node", path=env["PATH"]) is None
     return env
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
 import mcp_types as mt
 
 from jupyter_mcp.tools.budget.links import RESULT_TEMPLATE, ResultLinks, full_contents
@@ -100,5 +99,7 @@ def _tool_name(tool: Any) -> str:
 def _validator(schema: dict[str, Any] | None) -> Any:
     if schema is None:
         return None
+    import jsonschema  # imported when needed (components/verbatim.py says why)
+
     validator = jsonschema.validators.validator_for(schema)(schema)
     return validator.is_valid

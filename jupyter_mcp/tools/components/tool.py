@@ -6,9 +6,8 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import Any, ClassVar, Literal, Unpack
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Unpack
 
-import jsonschema
 import mcp_types as mt
 from pydantic import ValidationError
 
@@ -24,6 +23,9 @@ from jupyter_mcp.tools.components.schema import dereference
 from jupyter_mcp.tools.components.verbatim import VerbatimSchema
 from jupyter_mcp.tools.errors import ToolDefinitionError, ToolOutputError
 from jupyter_mcp.tools.sizes import parse_budget
+
+if TYPE_CHECKING:
+    import jsonschema
 
 _ANNOTATION_KEYS = {
     "title": "title",
@@ -168,6 +170,8 @@ class Tool(Component):
     def _output_validator(self) -> jsonschema.protocols.Validator | None:
         if not self._schema_overridden or self.output_schema is None:
             return None
+        import jsonschema  # only a schema given by hand needs it (see verbatim.py)
+
         validator_cls = jsonschema.validators.validator_for(self.output_schema)
         return validator_cls(self.output_schema)
 
@@ -175,6 +179,8 @@ class Tool(Component):
         validator = self._output_validator
         if validator is None:
             return
+        import jsonschema
+
         error = jsonschema.exceptions.best_match(validator.iter_errors(structured))
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path) or "(root)"
@@ -203,6 +209,8 @@ def _resolve_output_schema(
             f'to return a primitive, wrap it: {{"type": "object", "properties": {{"result": ...}}, '
             f'"{WRAP_RESULT_KEY}": true}}'
         )
+    import jsonschema  # see verbatim.py
+
     try:
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.exceptions.SchemaError as exc:

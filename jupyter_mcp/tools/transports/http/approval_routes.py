@@ -14,7 +14,6 @@ import hmac
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import jsonschema
 import pydantic
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
@@ -124,6 +123,8 @@ def _reply(question: NotebookQuestion, body: dict[str, Any]) -> None:
 
 def _check_fits(schema: dict[str, Any], content: dict[str, Any]) -> None:
     """Raise ``ValueError`` (one sentence) when ``content`` does not fit the question's ``schema``."""
+    import jsonschema  # imported when needed (components/verbatim.py says why)
+
     validator = jsonschema.validators.validator_for(schema)(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(content))
     if error is not None:
