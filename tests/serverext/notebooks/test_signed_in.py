@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import anyio
+import mcp_types as mt
 import nbformat
 
 from tests.conftest import NOTEBOOK_TOOLS
@@ -72,7 +74,14 @@ async def test_a_grant_for_a_folder_edits_there_up_to_its_mode_and_the_servers(
     await jp_fetch("api", "mcp", "notebook-tools", **switch)
     form = {"access": "full", "notebooks": "some", "notebook_paths": "reports/", "notebook_tools": "edit"}
     consent = Consent(jupyter_token, form)
-    async with oauth_client(f"{server_url}mcp", sdk_provider(f"{server_url}mcp", consent), mode="legacy") as client:
+    changed = anyio.Event()
+
+    async def on_message(message: object) -> None:
+        if isinstance(message, mt.ToolListChangedNotification):
+            changed.set()
+
+    provider = sdk_provider(f"{server_url}mcp", consent)
+    async with oauth_client(f"{server_url}mcp", provider, mode="legacy", message_handler=on_message) as client:
         listing = structured(await client.call_tool("jupyter_notebooks", {}))
         assert ([entry["path"] for entry in listing["notebooks"]], listing["mode"]) == (["reports/q1.ipynb"], "edit")
         [cell] = structured(await client.call_tool("jupyter_read", {"path": "reports/q1.ipynb"}))["cells"]
@@ -87,6 +96,12 @@ async def test_a_grant_for_a_folder_edits_there_up_to_its_mode_and_the_servers(
         await jp_fetch("api", "mcp", "notebook-tools", method="POST", body=json.dumps({"mode": "run"}))
         run = refusal(await client.call_tool("jupyter_run", {"path": "reports/q1.ipynb", "ids": [cell["id"]]}))
         assert "signed in with Jupyter for the notebook tools in 'edit' mode" in run
+        # switched off, the notebook tools leave this client's list, and it is told so (held to reports/ by its
+        # grant, it still sees the notebook tools, which are no notebook's)
+        await jp_fetch("api", "mcp", "notebook-tools", method="POST", body=json.dumps({"mode": "off"}))
+        with anyio.fail_after(10):
+            await changed.wait()
+        assert not {tool.name for tool in (await client.list_tools()).tools} & NOTEBOOK_TOOLS
     assert offered(consent.pages[0]) == ["off", "read", "edit"]  # never more than the server's mode then
     assert (jp_root_dir / "reports" / "q2.ipynb").exists()
     assert not (jp_root_dir / "q2.ipynb").exists()

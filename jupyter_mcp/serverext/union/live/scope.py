@@ -55,6 +55,11 @@ class Scope:
             return not self.entries
         return self.everything or (member.notebook is not None and self.covers(member.notebook))
 
+    def sees(self, key: str, *, bare: bool) -> bool:
+        """Whether the member with ``key`` is in view (``bare``: a server the Jupyter server runs itself, which a
+        signed-in client held to some notebooks sees too; see ``includes``)."""
+        return not self.entries if bare else self.covers(key)
+
     def covers(self, key: str) -> bool:
         """Whether a member key (a notebook's path) is in scope."""
         return covers(self.entries, key) and covers(self.within, key)

@@ -215,4 +215,5 @@ class Union:
 
 
 def _touches(scope: Scope, change: Change) -> bool:
-    return any(scope.covers(key) for key in change.keys)
+    """Whether a client with ``scope`` sees a member the change is for (as ``Scope.includes`` decides)."""
+    return any(scope.sees(key, bare=key in change.bare) for key in change.keys)

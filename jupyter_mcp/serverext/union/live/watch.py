@@ -41,6 +41,8 @@ class Change:
 
     kinds: frozenset[Kind]
     keys: frozenset[str]
+    bare: frozenset[str] = frozenset()
+    """Those of ``keys`` that are servers the Jupyter server runs itself (the notebook tools, ``Member.bare``)."""
 
 
 def listen_request(request_id: str) -> bytes:
@@ -114,7 +116,8 @@ class Watcher:
         changed = {key for key in before.keys() | members.keys() if _differs(before.get(key), members.get(key))}
         self._follow(members)
         if changed:
-            self.on_change(Change(KINDS, frozenset(changed)))
+            bare = {key for key in changed if (members.get(key) or before[key]).bare}
+            self.on_change(Change(KINDS, frozenset(changed), frozenset(bare)))
 
     def _follow(self, members: dict[str, Member]) -> None:
         """One listen stream per serving kernel process; streams of kernels gone are closed."""
@@ -147,7 +150,9 @@ class Watcher:
         kind = _KIND_OF.get(method)
         current = self.members.get(member.key)
         if kind is not None and current is not None and current.identity == member.identity:
-            self.on_change(Change(frozenset({kind}), frozenset({member.key})))
+            self.on_change(
+                Change(frozenset({kind}), frozenset({member.key}), frozenset({member.key} if member.bare else ()))
+            )
 
 
 def _differs(before: Member | None, after: Member | None) -> bool:
