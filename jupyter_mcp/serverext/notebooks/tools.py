@@ -26,7 +26,7 @@ from jupyter_mcp.serverext.notebooks.documents import Documents, normalized
 from jupyter_mcp.serverext.notebooks.edits import Op
 from jupyter_mcp.serverext.notebooks.identity import agent_name
 from jupyter_mcp.serverext.notebooks.listing import Serving, notebooks
-from jupyter_mcp.serverext.notebooks.modes import NotebookModes
+from jupyter_mcp.serverext.notebooks.modes import Action, NotebookModes
 from jupyter_mcp.serverext.notebooks.outputs import Outputs
 from jupyter_mcp.serverext.notebooks.runs import Kernels
 from jupyter_mcp.shapes.notebooks import NotebookCell, ReadReply, RunCell
@@ -91,9 +91,7 @@ def _read(server: ToolServer, host: Workbench) -> None:
         outputs (text with its head and tail, images downscaled, rich outputs summarised; the whole output
         behind a result:// link when cut). Edits name cells by id and carry the version read here. A long
         notebook comes in pages: the answer's `next` is the `cells` range to read next."""
-        host.modes.check("read", "jupyter_read")
-        path = normalized(path)
-        granted.check(path, "jupyter_read")
+        path = _allowed(host, "read", "jupyter_read", path)
         read = await host.documents.read(path)
         await host.agents.seen(agent_name(ctx), path)
         try:
@@ -129,9 +127,7 @@ def _edit(server: ToolServer, host: Workbench) -> None:
         (`id`, `version`), `move` (`id`, `after`). A cell that changed since you read it (its version differs)
         refuses the whole batch, with the cell as it is now. Returns each touched cell's id and new version.
         The notebook's open tabs show the change at once."""
-        host.modes.check("edit", "jupyter_edit")
-        path = normalized(path)
-        granted.check(path, "jupyter_edit")
+        path = _allowed(host, "edit", "jupyter_edit", path)
         document = await host.documents.live(path)
         agent = await host.agents.seen(agent_name(ctx), path)
         cells = Cells.live(document)
@@ -160,9 +156,7 @@ def _run(server: ToolServer, host: Workbench) -> None:
         that fails. Answers each cell's execution count, status (ok, error, interrupted) and outputs, as
         jupyter_read shows them; outputs arrive as progress meanwhile. Cancelling the call interrupts the
         kernel."""
-        host.modes.check("run", "jupyter_run")
-        path = normalized(path)
-        granted.check(path, "jupyter_run")
+        path = _allowed(host, "run", "jupyter_run", path)
         document = await host.documents.live(path)
         await host.agents.seen(agent_name(ctx), path)
         try:
@@ -211,9 +205,7 @@ def _create(server: ToolServer, host: Workbench) -> None:
         ] = None,
     ) -> ToolResult:
         """Create a new, empty notebook at `path` (refused if something is there already)."""
-        host.modes.check("edit", "jupyter_create")
-        path = normalized(path)
-        granted.check(path, "jupyter_create")
+        path = _allowed(host, "edit", "jupyter_create", path)
         if not path.endswith(".ipynb"):
             raise ToolError(f"{path!r}: a notebook's path ends in .ipynb")
         manager = host.serverapp.contents_manager
@@ -236,6 +228,15 @@ def _create(server: ToolServer, host: Workbench) -> None:
         await ensure_async(manager.save({"type": "notebook", "format": "json", "content": notebook}, path))
         await host.agents.seen(agent_name(ctx), path)
         return _answer({"path": path, "kernel_name": name, "cells": []})
+
+
+def _allowed(host: Workbench, action: Action, tool: str, path: str) -> str:
+    """``path`` normalized, once the mode and the client's grant allow ``tool`` to ``action`` there (a
+    ``ToolError`` saying how to allow it if not)."""
+    host.modes.check(action, tool)
+    path = normalized(path)
+    granted.check(path, tool)
+    return path
 
 
 def _cell_view(cell: Cell, renderer: Outputs) -> NotebookCell:
