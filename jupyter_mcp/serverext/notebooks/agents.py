@@ -52,18 +52,12 @@ class Agent:
         """The transaction origin of its edits."""
         return f"jupyter-mcp:agent:{self.name}"
 
-    @property
-    def edits(self) -> int:
-        return len(self.undo.undo_stack) if self.undo is not None else 0
-
-    def entry(self) -> AgentEntry:
-        return {
-            "name": self.name,
-            "notebook_path": self.path,
-            "since": self.since,
-            "last_seen": self.last_seen,
-            "edits": self.edits,
-        }
+    def edits(self, room: Any | None) -> int:
+        """Its edits it can still take back in the notebook's open document ``room``: none once the document it
+        edited was closed (a closed notebook's edits are history, as JupyterLab's own undo is)."""
+        if self.undo is None or room is None or self.document.ydoc is not room.ydoc:
+            return 0
+        return len(self.undo.undo_stack)
 
 
 class Agents:
@@ -75,7 +69,16 @@ class Agents:
         self._sweeper: asyncio.Task[None] | None = None
 
     def entries(self) -> list[AgentEntry]:
-        return [agent.entry() for agent in sorted(self._agents.values(), key=lambda a: (a.path, a.name))]
+        return [self._entry(agent) for agent in sorted(self._agents.values(), key=lambda a: (a.path, a.name))]
+
+    def _entry(self, agent: Agent) -> AgentEntry:
+        return {
+            "name": agent.name,
+            "notebook_path": agent.path,
+            "since": agent.since,
+            "last_seen": agent.last_seen,
+            "edits": agent.edits(self.documents.room(agent.path)),
+        }
 
     def in_notebook(self, path: str) -> list[str]:
         return sorted(agent.name for agent in self._agents.values() if agent.path == path)
@@ -104,22 +107,20 @@ class Agents:
     async def undo(self, name: str, path: str) -> bool:
         """Take back ``name``'s last edit in ``path`` (theirs only); whether there was one."""
         agent = self._agents.get((name, path))
-        if agent is None or agent.undo is None or not agent.undo.can_undo():
-            return False
-        if agent.document is not await self.documents.document(path):
-            return False  # the notebook was closed and opened again: its edits are history now
+        if agent is None or not agent.edits(self.documents.room(path)):
+            return False  # none, or the notebook was closed since: its edits are history now
         return bool(agent.undo.undo())
 
     # ---- presence -------------------------------------------------------------------------------
 
     async def _show(self, agent: Agent) -> None:
-        room = await self.documents.room(agent.path)
+        room = self.documents.room(agent.path)
         if room is not None:
             await _send(room, agent, _state(agent))
             agent.shown = True
 
     async def _hide(self, agent: Agent) -> None:
-        room = await self.documents.room(agent.path)
+        room = self.documents.room(agent.path)
         if room is not None and agent.shown:
             await _send(room, agent, None)
         agent.shown = False
@@ -132,8 +133,8 @@ class Agents:
                 try:
                     if now - agent.last_seen > PRESENT:
                         await self._hide(agent)
-                        if agent.edits == 0:
-                            del self._agents[key]
+                        if not agent.edits(self.documents.room(agent.path)):
+                            del self._agents[key]  # and with it the undo that held a closed document
                     elif agent.shown:
                         await self._show(agent)
                 except Exception:  # one notebook's trouble must not stop the others' presence

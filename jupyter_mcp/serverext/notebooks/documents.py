@@ -74,7 +74,7 @@ class Documents:
         file_id = self.serverapp.web_app.settings["file_id_manager"].index(path)
         return str(room_id_from_encoded_path(encode_file_path("json", "notebook", file_id)))
 
-    async def room(self, path: str) -> Any | None:
+    def room(self, path: str) -> Any | None:
         """The document's room if it is open now (a tab, or an agent), else ``None``."""
         ydoc = self.ydoc
         if ydoc is None:
@@ -182,7 +182,7 @@ class IdleRooms:
     async def used(self, path: str) -> None:
         """The tools just used ``path``'s room: close it ``delay`` seconds from now if nobody else does."""
         delay = self.delay
-        room = await self.documents.room(path)
+        room = self.documents.room(path)
         if delay is None or room is None or room.clients:
             return  # open in a tab: jupyter-server-ydoc closes it when the last one leaves
         earlier = self._closers.pop(path, None)
@@ -201,7 +201,7 @@ class IdleRooms:
             if self._closers.get(path) is not asyncio.current_task():
                 return
             del self._closers[path]
-            if self._held[path] or room.clients or await self.documents.room(path) is not room:
+            if self._held[path] or room.clients or self.documents.room(path) is not room:
                 return
             await self._close(room)
 

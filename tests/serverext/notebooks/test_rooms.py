@@ -5,6 +5,7 @@ left), never while a run still writes to one, and never before the notebook on d
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,20 +45,31 @@ async def closed_within(serverapp: Any, path: str, seconds: float) -> float:
     return loop.time() - start
 
 
+async def undoable(jp_fetch: Any) -> list[int]:
+    """The edits each agent can still take back, as the sidebar shows them."""
+    return [entry["edits"] for entry in json.loads((await jp_fetch("api", "mcp", "notebook-tools")).body)["agents"]]
+
+
 async def test_a_room_the_tools_opened_closes_after_its_last_use_with_the_edit_saved(
-    jp_root_dir: Path, jp_serverapp: Any, agent: Agents
+    jp_root_dir: Path, jp_serverapp: Any, jp_fetch: Any, agent: Agents
 ) -> None:
     file = write_notebook(jp_root_dir, "idle.ipynb", ["a = 1"])
-    async with agent() as client:
+    async with agent("helper") as client:
         (cell,) = structured(await client.call_tool("jupyter_read", {"path": "idle.ipynb"}))["cells"]
         assert room_open(jp_serverapp, "idle.ipynb")
         ops = [{"op": "insert", "after": cell["id"], "source": "b = 2"}]
         structured(await client.call_tool("jupyter_edit", {"path": "idle.ipynb", "ops": ops}))
+        assert await undoable(jp_fetch) == [1]
         await asyncio.sleep(CLOSES_AFTER / 2)
         assert room_open(jp_serverapp, "idle.ipynb")  # still in use a moment ago
         waited = await closed_within(jp_serverapp, "idle.ipynb", CLOSES_AFTER + 5)
         assert waited >= CLOSES_AFTER / 2 - 0.5
         assert [c.source for c in nbformat.read(file, as_version=4).cells] == ["a = 1", "b = 2"]
+        # closed, its edits are history (as JupyterLab's own undo): no Undo offered, none taken
+        assert await undoable(jp_fetch) == [0]
+        body = json.dumps({"agent": "helper", "notebook": "idle.ipynb"})
+        undo = await jp_fetch("api", "mcp", "notebook-tools", "undo", method="POST", body=body, raise_error=False)
+        assert undo.code == 409
         again = structured(await client.call_tool("jupyter_read", {"path": "idle.ipynb"}))["cells"]
         assert [c["source"] for c in again] == ["a = 1", "b = 2"]  # opened again from the saved file
         assert room_open(jp_serverapp, "idle.ipynb")
