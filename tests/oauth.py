@@ -21,13 +21,6 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from pydantic import AnyUrl
 
-WHOAMI = '''
-%%mcp_tool --read-only
-def whoami() -> str:
-    """Say which notebook answers."""
-    return NOTEBOOK
-'''
-"""A read-only tool cell (its notebook sets ``NOTEBOOK``): what a read-only grant may call."""
 RESET = '''
 %%mcp_tool
 def reset(value: int = 0) -> int:

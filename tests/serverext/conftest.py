@@ -42,6 +42,14 @@ def jp_server_config(mcp_settings: dict[str, Any]) -> Config:
     return Config({"ServerApp": {"jpserver_extensions": {"jupyter_mcp": True}}, "MCPExtensionApp": mcp_settings})
 
 
+WHOAMI = '''
+%%mcp_tool --read-only
+def whoami() -> str:
+    """Say which notebook answers."""
+    return NOTEBOOK
+'''
+"""A read-only tool cell saying which notebook answers (``Notebook.serve`` sets ``NOTEBOOK``)."""
+
 _STARTS = 3
 """Kernel connections tried: as in ``tests/harness.py``, another process (a parallel worker's kernel, or any
 server binding port 0, such as a kernel's MCP server) may take a port jupyter_client chose before the kernel

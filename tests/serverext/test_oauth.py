@@ -18,8 +18,8 @@ import pytest
 import trustme
 
 from tests.conftest import NOTEBOOK_TOOLS
-from tests.oauth import RESET, WHOAMI, Consent, MemoryStorage, challenge_fields, oauth_client, sdk_provider
-from tests.serverext.conftest import BASE_URL, Notebook
+from tests.oauth import RESET, Consent, MemoryStorage, challenge_fields, oauth_client, sdk_provider
+from tests.serverext.conftest import BASE_URL, WHOAMI, Notebook
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import pytest
 
 from jupyter_mcp.shapes import signedin
 from tests.conftest import header_client
-from tests.oauth import RESET, WHOAMI, Consent, oauth_client, sdk_provider
-from tests.serverext.conftest import Notebook
+from tests.oauth import RESET, Consent, oauth_client, sdk_provider
+from tests.serverext.conftest import WHOAMI, Notebook
 
 
 @pytest.fixture

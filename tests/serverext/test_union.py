@@ -12,17 +12,11 @@ import httpx
 import mcp_types as mt
 import pytest
 
-from tests.serverext.conftest import Notebook, jupyter_client
+from tests.serverext.conftest import WHOAMI, Notebook, jupyter_client
 from tests.tools.transports.http import test_lines as lines
 
 PATHS = ("sales.ipynb", "ops/report.ipynb", "archive/sales.ipynb")
 PREFIXES = {"sales.ipynb": "sales", "ops/report.ipynb": "report", "archive/sales.ipynb": "archive_sales"}
-TOOLS = '''
-%%mcp_tool --read-only
-def whoami() -> str:
-    """Say which notebook answers."""
-    return NOTEBOOK
-'''
 FORECAST = '''
 %%mcp_tool
 def forecast(months: int = 3) -> str:
@@ -32,7 +26,7 @@ def forecast(months: int = 3) -> str:
 
 
 async def serving(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
-    return await Notebook(jp_fetch, jp_serverapp, path).serve(TOOLS, FORECAST)
+    return await Notebook(jp_fetch, jp_serverapp, path).serve(WHOAMI, FORECAST)
 
 
 @pytest.fixture
@@ -95,7 +89,7 @@ async def test_a_fourth_notebook_a_rerun_cell_and_a_restart_reach_a_connected_cl
 
                 await three["ops/report.ipynb"].load()
                 await three["ops/report.ipynb"].run("NOTEBOOK = 'ops/report.ipynb (restarted)'")
-                await three["ops/report.ipynb"].run(TOOLS)
+                await three["ops/report.ipynb"].run(WHOAMI)
                 await changes.arrived()
                 await changes.quiet()
                 assert "report_whoami" in await names(client)  # the same name after the restart

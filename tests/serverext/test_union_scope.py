@@ -15,15 +15,9 @@ from tornado.httpclient import HTTPClientError
 
 from jupyter_mcp.shapes.rest import UnionReply
 from tests.conftest import header_client
-from tests.serverext.conftest import Notebook, jupyter_client
+from tests.serverext.conftest import WHOAMI, Notebook, jupyter_client
 from tests.serverext.test_shapes import mismatches
 
-TOOLS = '''
-%%mcp_tool --read-only
-def whoami() -> str:
-    """Say which notebook answers."""
-    return NOTEBOOK
-'''
 WRITE = '''
 %%mcp_tool
 def wipe() -> str:
@@ -34,7 +28,7 @@ PATHS = ("sales.ipynb", "ops/daily.ipynb", "ops/sales.ipynb")
 
 
 async def serving(jp_fetch: Any, jp_serverapp: Any, path: str) -> Notebook:
-    return await Notebook(jp_fetch, jp_serverapp, path).serve(TOOLS, WRITE)
+    return await Notebook(jp_fetch, jp_serverapp, path).serve(WHOAMI, WRITE)
 
 
 @pytest.fixture

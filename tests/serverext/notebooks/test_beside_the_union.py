@@ -11,22 +11,15 @@ from typing import Any
 import anyio
 import mcp_types as mt
 
-from tests.serverext.conftest import Notebook, jupyter_client
+from tests.serverext.conftest import WHOAMI, Notebook, jupyter_client
 from tests.serverext.notebooks.conftest import structured, write_notebook
-
-TOOL = '''
-%%mcp_tool --read-only
-def whoami() -> str:
-    """Say which notebook answers."""
-    return NOTEBOOK
-'''
 
 
 async def test_the_notebook_tools_stand_beside_the_notebooks_own(
     jp_root_dir: Path, jp_fetch: Any, jp_serverapp: Any, server_url: str, jupyter_token: str, mode: str
 ) -> None:
-    write_notebook(jp_root_dir, "jupyter.ipynb", [TOOL])
-    serving = await Notebook(jp_fetch, jp_serverapp, "jupyter.ipynb").serve(TOOL)
+    write_notebook(jp_root_dir, "jupyter.ipynb", [WHOAMI])
+    serving = await Notebook(jp_fetch, jp_serverapp, "jupyter.ipynb").serve(WHOAMI)
     changed = anyio.Event()
 
     async def on_message(message: object) -> None:
