@@ -77,8 +77,12 @@ class Agents:
             "notebook_path": agent.path,
             "since": agent.since,
             "last_seen": agent.last_seen,
-            "edits": agent.edits(self.documents.room(agent.path)),
+            "edits": self._undoable(agent),
         }
+
+    def _undoable(self, agent: Agent) -> int:
+        """``agent``'s edits it can still take back (``Agent.edits`` in its notebook's open document)."""
+        return agent.edits(self.documents.room(agent.path))
 
     def in_notebook(self, path: str) -> list[str]:
         return sorted(agent.name for agent in self._agents.values() if agent.path == path)
@@ -107,7 +111,7 @@ class Agents:
     async def undo(self, name: str, path: str) -> bool:
         """Take back ``name``'s last edit in ``path`` (theirs only); whether there was one."""
         agent = self._agents.get((name, path))
-        if agent is None or not agent.edits(self.documents.room(path)):
+        if agent is None or not self._undoable(agent):
             return False  # none, or the notebook was closed since: its edits are history now
         return bool(agent.undo.undo())
 
@@ -133,7 +137,7 @@ class Agents:
                 try:
                     if now - agent.last_seen > PRESENT:
                         await self._hide(agent)
-                        if not agent.edits(self.documents.room(agent.path)):
+                        if not self._undoable(agent):
                             del self._agents[key]  # and with it the undo that held a closed document
                     elif agent.shown:
                         await self._show(agent)
