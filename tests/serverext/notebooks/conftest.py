@@ -3,6 +3,7 @@ notebook tools at ``<base_url>/mcp``, and helpers to write notebooks under its r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,6 +77,19 @@ class Agents:
 def agent(jp_fetch: Any, server_url: str, jupyter_token: str, mode: str) -> Agents:
     """Clients of the running server's ``/mcp`` in the test's protocol era (``jp_fetch``: the server listens)."""
     return Agents(f"{server_url}mcp", jupyter_token, mode)
+
+
+async def saved(path: Path, check: Any, within: float = 10) -> nbformat.NotebookNode:
+    """The notebook on disk once ``check(notebook)`` holds (the document autosaves after a short delay)."""
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        try:
+            notebook = nbformat.read(path, as_version=4)
+        except (ValueError, nbformat.reader.NotJSONError):
+            notebook = None  # read while the document's save was writing it: look again
+        if notebook is not None and (check(notebook) or asyncio.get_running_loop().time() > deadline):
+            return notebook
+        await asyncio.sleep(0.1)
 
 
 def structured(result: Any) -> dict[str, Any]:

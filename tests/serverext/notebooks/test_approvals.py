@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
-from tests.serverext.notebooks.conftest import Agents, structured, write_notebook
+from tests.serverext.notebooks.conftest import Agents, saved, structured, write_notebook
 
 WAITING = {"notebook_tools": "run", "notebook_tools_confirm": "edits_and_runs"}
 
@@ -79,11 +78,8 @@ async def test_an_edit_waits_with_its_diff_and_allow_applies_it(
         await answer(jp_fetch, pending["id"], "allow")
         edited = structured(await call)
     assert edited["touched"][0]["id"] == cell["id"]
-    for _ in range(100):
-        if nbformat.read(file, as_version=4).cells[0].source == "total = 1 + 2":
-            break
-        await asyncio.sleep(0.1)
-    assert nbformat.read(file, as_version=4).cells[0].source == "total = 1 + 2"
+    notebook = await saved(file, lambda notebook: notebook.cells[0].source == "total = 1 + 2")
+    assert notebook.cells[0].source == "total = 1 + 2"
 
 
 @pytest.mark.parametrize("notebook_tools", [{"notebook_tools": "run", "notebook_tools_confirm": "runs"}])

@@ -3,27 +3,12 @@ with real MCP clients in both eras."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
 import nbformat
 import pytest
 
-from tests.serverext.notebooks.conftest import Agents, structured, write_notebook
-
-
-async def saved(path: Path, check: Any, within: float = 10) -> nbformat.NotebookNode:
-    """The notebook on disk once ``check(notebook)`` holds (the document autosaves after a short delay)."""
-    deadline = asyncio.get_running_loop().time() + within
-    while True:
-        try:
-            notebook = nbformat.read(path, as_version=4)
-        except (ValueError, nbformat.reader.NotJSONError):
-            notebook = None  # read while the document's save was writing it: look again
-        if notebook is not None and (check(notebook) or asyncio.get_running_loop().time() > deadline):
-            return notebook
-        await asyncio.sleep(0.1)
+from tests.serverext.notebooks.conftest import Agents, saved, structured, write_notebook
 
 
 async def test_the_tools_are_listed_bare_and_a_notebook_reads_with_ids_and_versions(
