@@ -282,7 +282,7 @@ class MCPExtensionApp(ExtensionApp):
     async def stop_extension(self) -> None:
         if self.services.signin is not None:
             self.services.signin.close()
-        self.notebooks.close()
+        await self.notebooks.close()
         self.services.union.stop()
         self.services.carriers.close()
         self.services.pool.close()

@@ -4,7 +4,7 @@ The notebook tools (``serverext/notebooks``) are a ``ToolServer`` hosted by the 
 ASGI app answers the same HTTP-shaped requests a kernel's app answers, handed over in memory (no
 socket, no thread), with its response streamed back piece by piece as the app sends it. Its
 lifespan (the MCP session manager's task group) runs as a task on the server's loop from
-``start()`` to ``stop()``.
+``start()`` to the end of ``stop()``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from jupyter_mcp.shapes.rest import CarrierName
 from jupyter_mcp.tools.transports.messages.exchanges import http_scope
 
 _START_TIMEOUT = 15.0
+_STOP_TIMEOUT = 5.0
 
 
 class AppCarrier:
@@ -53,10 +54,19 @@ class AppCarrier:
         elif message["type"] == "lifespan.startup.failed":
             started.set_exception(RuntimeError(str(message.get("message") or "the app's startup failed")))
 
-    def stop(self) -> None:
-        """Ask the app to shut down (its lifespan task ends on its own)."""
-        if self._lifespan is not None and not self._lifespan.done():
-            self._inbox.put_nowait({"type": "lifespan.shutdown"})
+    async def stop(self) -> None:
+        """Shut the app down and wait for its lifespan to end (cancelled after ``_STOP_TIMEOUT`` seconds).
+
+        Waited for, not only asked: the Jupyter server stops its loop right after the extensions stop, and a
+        task left pending then (with the worker threads it holds) would keep the process from exiting."""
+        lifespan = self._lifespan
+        if lifespan is None or lifespan.done():
+            return
+        self._inbox.put_nowait({"type": "lifespan.shutdown"})
+        _, pending = await asyncio.wait({lifespan}, timeout=_STOP_TIMEOUT)
+        if pending:
+            lifespan.cancel()
+            await asyncio.wait({lifespan})
 
     async def open(self, method: str, target: str, headers: Iterable[tuple[str, str]]) -> AppExchange:
         await self.start()

@@ -10,6 +10,13 @@ A room the tools opened has no tab whose leaving would close it (jupyter-server-
 ``document_cleanup_delay`` seconds after its last browser left): ``IdleRooms`` closes it that long after
 the tools last used it, unless a browser joined (which cancels the room's ``cleaner``, as for its own) or
 a run still writes to it.
+
+jupyter-server-ydoc saves a document ``document_save_delay`` seconds after its last change and, when the
+server stops, neither saves nor stops those pending saves: a change from the last second before a stop
+never reaches the file, or is saved while the server is stopping, and a save still running when the
+server's loop stops leaves the process waiting for ever on that save's worker thread. ``flush`` closes
+that gap for the documents the tools changed: it stops their rooms (no save left pending) and saves
+each one before the extension's stop returns, while the loop still runs.
 """
 
 from __future__ import annotations
@@ -52,6 +59,10 @@ class Documents:
     def __init__(self, serverapp: Any) -> None:
         self.serverapp = serverapp
         self.idle = IdleRooms(self)
+        self._watched: dict[str, tuple[Any, Any]] = {}
+        """Per path, the shared document the tools last used and the subscription that sees it change."""
+        self._changed: set[str] = set()
+        """Paths whose document changed while the tools had it (by them or anyone) since ``flush``."""
 
     # ---- the collaboration extension -------------------------------------------------------------
 
@@ -120,8 +131,53 @@ class Documents:
             )
         if document is None:
             raise ToolError(f"could not open the shared document of {path!r}")
+        self._watch(path, document)
         await self.idle.used(path)
         return document
+
+    def _watch(self, path: str, document: Any) -> None:
+        known = self._watched.get(path)
+        if known is not None and known[0] is document:
+            return
+        if known is not None:
+            self.forget(path)
+        subscription = document.ydoc.observe(lambda _event: self._changed.add(path))
+        self._watched[path] = (document, subscription)
+
+    def forget(self, path: str) -> None:
+        """Stop watching ``path``'s document (its room closed)."""
+        known = self._watched.pop(path, None)
+        self._changed.discard(path)
+        if known is not None:
+            document, subscription = known
+            with contextlib.suppress(Exception):  # already dropped with its document
+                document.ydoc.unobserve(subscription)
+
+    async def flush(self) -> None:
+        """Save now every open document the tools used that changed, its room stopped first (the server stops)."""
+        ydoc = self.ydoc
+        if ydoc is None:
+            return
+        loaders = ydoc.file_loaders
+        from jupyter_server_ydoc.utils import decode_file_path
+
+        pending = []  # taken before any await: jupyter-server-ydoc's own stop clears its loaders meanwhile
+        for path in sorted(self._changed):
+            room, document = self.room(path), self._watched[path][0]
+            if room is None or room.ydoc is not document.ydoc:
+                continue  # closed since (and saved by its room), or reopened with a document of its own
+            file_id = decode_file_path(room.room_id)[2]
+            if file_id in loaders:
+                pending.append((path, room, loaders[file_id], document))
+        self._changed.clear()
+        for path, room, loader, document in pending:
+            try:
+                await room.stop()  # cancels its pending save; a running one finishes under the loader's lock
+                model = {"format": "json", "type": "notebook", "content": document.get()}
+                await loader.maybe_save_content(model)
+                logger.info("saved %s as the notebook tools left it before the server stopped", path)
+            except Exception:  # the file changed on disk meanwhile, or is gone: say so, save the others
+                logger.warning("could not save %s before the server stopped", path, exc_info=True)
 
     async def read(self, path: str) -> Read:
         """The notebook's cells: from its shared document when there is collaboration, else from the file."""
@@ -203,15 +259,16 @@ class IdleRooms:
             del self._closers[path]
             if self._held[path] or room.clients or self.documents.room(path) is not room:
                 return
-            await self._close(room)
+            await self._close(path, room)
 
-    async def _close(self, room: Any) -> None:
+    async def _close(self, path: str, room: Any) -> None:
         ydoc = self.documents.ydoc
         if ydoc is None:
             return
         from jupyter_server_ydoc.utils import decode_file_path
 
         await ydoc.ywebsocket_server.delete_room(room=room)
+        self.documents.forget(path)
         file_id = decode_file_path(room.room_id)[2]
         loaders = ydoc.file_loaders
         if file_id in loaders and loaders[file_id].number_of_subscriptions == 0:

@@ -75,8 +75,10 @@ class NotebookTools:
         """A renderer of outputs for one answer (its links kept with the server's other full results)."""
         return Outputs(self.server.result_links, call_id, PREFIX)
 
-    def close(self) -> None:
-        self.documents.idle.close()
-        self.agents.close()
+    async def close(self) -> None:
+        """Stop (the server stops): no more outputs, the documents the tools changed saved, the app ended."""
         self.kernels.close()
-        self.carrier.stop()
+        self.agents.close()
+        self.documents.idle.close()
+        await self.documents.flush()
+        await self.carrier.stop()

@@ -91,3 +91,24 @@ async def test_a_run_longer_than_the_delay_keeps_its_room_open_and_its_outputs_a
     (saved,) = nbformat.read(file, as_version=4).cells
     assert [output.get("text") for output in saved.outputs] == ["slept\n"]
     assert saved.execution_count == ran["execution_count"]
+
+
+async def test_an_edit_made_just_before_the_server_stops_is_saved_before_it_stops(
+    jp_root_dir: Path, jp_serverapp: Any, agent: Agents
+) -> None:
+    """jupyter-server-ydoc saves ``document_save_delay`` after a change and not at all once the server
+    stops: the tools' own change of the last moment is saved by the extension's stop, in the tab's room too."""
+    (ydoc,) = jp_serverapp.extension_manager.extension_apps["jupyter_server_ydoc"]
+    ydoc.document_save_delay = 60.0  # no save of its own before the stop
+    file = write_notebook(jp_root_dir, "late.ipynb", ["a = 1"])
+    untouched = write_notebook(jp_root_dir, "read-only.ipynb", ["z = 0"])
+    before = untouched.stat().st_mtime_ns
+    async with agent() as client:
+        (cell,) = structured(await client.call_tool("jupyter_read", {"path": "late.ipynb"}))["cells"]
+        structured(await client.call_tool("jupyter_read", {"path": "read-only.ipynb"}))
+        ops = [{"op": "insert", "after": cell["id"], "source": "b = 2"}]
+        structured(await client.call_tool("jupyter_edit", {"path": "late.ipynb", "ops": ops}))
+    assert [c.source for c in nbformat.read(file, as_version=4).cells] == ["a = 1"]  # not saved yet
+    await jp_serverapp.extension_manager.stop_all_extensions()  # what the server's stop does first
+    assert [c.source for c in nbformat.read(file, as_version=4).cells] == ["a = 1", "b = 2"]
+    assert untouched.stat().st_mtime_ns == before  # only read: not written again
