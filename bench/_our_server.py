@@ -1,7 +1,8 @@
 """Our ``ToolServer`` with the same ``add`` tool, as a process (prints ``PORT <n>``).
 
 ``--tools N`` registers N extra tools (for the tools/list benchmark); ``--public`` serves with the fast paths
-off (``fast_paths=False``: the libraries' public APIs only).
+off (``fast_paths=False``: the libraries' public APIs only); ``--async-tool`` serves ``add`` as an ``async def``,
+as the plain SDK server's handler is (a sync tool runs in a worker thread when the fast paths are off).
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
-def build(extra_tools: int, *, public: bool = False) -> ToolServer:
+async def add_async(a: int, b: int) -> int:
+    """Adds two integer numbers together."""
+    return a + b
+
+
+def build(extra_tools: int, *, public: bool = False, async_tool: bool = False) -> ToolServer:
     server = ToolServer("ours", fast_paths=not public)
-    server.add_tool(add)
+    server.add_tool(add_async if async_tool else add, name="add")
     for index in range(extra_tools):
 
         def tool(query: str, limit: int = 10, exact: bool = False) -> list[str]:
@@ -46,8 +52,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tools", type=int, default=0)
     parser.add_argument("--public", action="store_true")
+    parser.add_argument("--async-tool", action="store_true")
     options = parser.parse_args()
-    server = build(options.tools, public=options.public)
+    server = build(options.tools, public=options.public, async_tool=options.async_tool)
     sock = bind_socket("127.0.0.1", 0)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(

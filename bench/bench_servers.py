@@ -1,5 +1,7 @@
 """Side by side, one run, the same clients: a plain MCP SDK server, FastMCP 4, our ``ToolServer``, the kernel
-(the last two also with their fast paths off: the libraries' public APIs only).
+(the last two also with their fast paths off: the libraries' public APIs only; the ``ToolServer`` so once
+more with its ``add`` an ``async def``, like the plain SDK server's handler, since a sync tool runs in a worker
+thread when the fast paths are off).
 
 Every server serves the same ``add`` tool over streamable HTTP on a TCP_NODELAY socket, in its own
 process (the kernel's in its server thread). The plain SDK server runs twice: with uvicorn's h11
@@ -134,6 +136,16 @@ def servers(skip: set[str], tools: int = 0) -> Iterator[list[Target]]:
                 "ToolServer, public", sys.executable, "_our_server.py", "--public", *more, token="bench-token"
             )
             found.append(stack.enter_context(public))
+            public_async = process(
+                "ToolServer, public, async tool",
+                sys.executable,
+                "_our_server.py",
+                "--public",
+                "--async-tool",
+                *more,
+                token="bench-token",
+            )
+            found.append(stack.enter_context(public_async))
         for kernel_public in (False, True):
             if "kernel" in skip or (kernel_public and "public" in skip):
                 continue

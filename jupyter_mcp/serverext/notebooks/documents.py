@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import posixpath
+import weakref
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -59,8 +60,9 @@ class Documents:
     def __init__(self, serverapp: Any) -> None:
         self.serverapp = serverapp
         self.idle = IdleRooms(self)
-        self._watched: dict[str, tuple[Any, Any]] = {}
-        """Per path, the shared document the tools last used and the subscription that sees it change."""
+        self._watched: dict[str, tuple[weakref.ref[Any], Any]] = {}
+        """Per path, the shared document the tools last used (weakly: a room closed by its last tab's leaving
+        takes its document along) and the subscription that sees it change."""
         self._changed: set[str] = set()
         """Paths whose document changed while the tools had it (by them or anyone) since ``flush``."""
 
@@ -137,21 +139,21 @@ class Documents:
 
     def _watch(self, path: str, document: Any) -> None:
         known = self._watched.get(path)
-        if known is not None and known[0] is document:
+        if known is not None and known[0]() is document:
             return
         if known is not None:
             self.forget(path)
         subscription = document.ydoc.observe(lambda _event: self._changed.add(path))
-        self._watched[path] = (document, subscription)
+        self._watched[path] = (weakref.ref(document), subscription)
 
     def forget(self, path: str) -> None:
         """Stop watching ``path``'s document (its room closed)."""
         known = self._watched.pop(path, None)
         self._changed.discard(path)
-        if known is not None:
-            document, subscription = known
+        document = known[0]() if known is not None else None
+        if known is not None and document is not None:
             with contextlib.suppress(Exception):  # already dropped with its document
-                document.ydoc.unobserve(subscription)
+                document.ydoc.unobserve(known[1])
 
     async def flush(self) -> None:
         """Save now every open document the tools used that changed, its room stopped first (the server stops)."""
@@ -163,8 +165,9 @@ class Documents:
 
         pending = []  # taken before any await: jupyter-server-ydoc's own stop clears its loaders meanwhile
         for path in sorted(self._changed):
-            room, document = self.room(path), self._watched[path][0]
-            if room is None or room.ydoc is not document.ydoc:
+            known = self._watched.get(path)
+            room, document = self.room(path), known[0]() if known is not None else None
+            if room is None or document is None or room.ydoc is not document.ydoc:
                 continue  # closed since (and saved by its room), or reopened with a document of its own
             file_id = decode_file_path(room.room_id)[2]
             if file_id in loaders:
