@@ -3,7 +3,9 @@
 A fast path is taken when the server's ``fast_paths`` setting allows it, the environment does not
 turn it off (``JUPYTER_MCP_FAST_PATHS=0``), and its adapter's self-check passes. Otherwise the
 server serves through the library's public API: the log says so once (an INFO line when the fast
-paths are off on purpose; one WARNING per adapter whose check failed, with the reason).
+paths are off on purpose: once per process for ``JUPYTER_MCP_FAST_PATHS=0``, however many servers and
+adapters it settles, once per server for its ``fast_paths`` setting; one WARNING per adapter whose
+check failed, with the reason).
 
 Example::
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +49,9 @@ class FastPaths:
 PUBLIC = FastPaths()
 """Every library through its public API."""
 
+_ENV_OFF_SAID = threading.Event()
+"""Set once this process's log has said that ``JUPYTER_MCP_FAST_PATHS=0`` turned every fast path off."""
+
 
 def env_allows() -> bool:
     """Whether the environment leaves the fast paths on (``JUPYTER_MCP_FAST_PATHS`` is not ``0``)."""
@@ -54,10 +60,17 @@ def env_allows() -> bool:
 
 def settle(adapters: Sequence[Adapter], *, wanted: bool, logger: logging.Logger) -> FastPaths:
     """Check each adapter; the fast paths to take, logged once (see the module docstring)."""
-    libraries = ", ".join(adapter.library for adapter in adapters)
-    if not wanted or not env_allows():
-        why = "the fast_paths setting is False" if wanted is False else f"{ENV}=0"
-        logger.info("jupyter_mcp: fast paths are off (%s): %s served through their public APIs", why, libraries)
+    if not wanted:
+        libraries = ", ".join(adapter.library for adapter in adapters)
+        logger.info(
+            "jupyter_mcp: fast paths are off (the fast_paths setting is False): %s served through their public APIs",
+            libraries,
+        )
+        return PUBLIC
+    if not env_allows():
+        if not _ENV_OFF_SAID.is_set():
+            _ENV_OFF_SAID.set()
+            logger.info("jupyter_mcp: fast paths are off (%s=0): every library served through its public API", ENV)
         return PUBLIC
     on = set()
     for adapter in adapters:

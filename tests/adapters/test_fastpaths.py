@@ -17,7 +17,7 @@ import pytest
 from ipykernel.kernelbase import Kernel
 from jupyter_client.multikernelmanager import AsyncMultiKernelManager
 
-from jupyter_mcp.adapters import ipykernel, jupyter_client, jupyter_server, sdk, stdlib
+from jupyter_mcp.adapters import fastpaths, ipykernel, jupyter_client, jupyter_server, sdk, stdlib
 from jupyter_mcp.adapters.fastpaths import ENV, PUBLIC, settle
 from jupyter_mcp.tools import Context, ToolServer
 from tests.conftest import http_client, served
@@ -65,12 +65,19 @@ def test_with_their_private_parts_hidden_each_adapter_falls_back_with_one_warnin
 
 
 def test_off_on_purpose_is_one_info_line(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off by a server's setting: one line for that server. Off by the environment: one line for the whole
+    process, however many servers and adapters settle in it (a Jupyter server settles its own adapter and
+    its notebook tools' server; a kernel its server and its channel)."""
+    monkeypatch.setattr(fastpaths, "_ENV_OFF_SAID", threading.Event())  # as in a process that said nothing yet
     caplog.set_level(logging.INFO)
     assert ToolServer("off", fast_paths=False).fast_paths_taken == PUBLIC
     monkeypatch.setenv(ENV, "0")
     assert ToolServer("env").fast_paths_taken == PUBLIC
+    assert ToolServer("env again").fast_paths_taken == PUBLIC
+    manager = jupyter_server.adapter_for(AsyncMultiKernelManager())
+    assert settle([manager, jupyter_client.ADAPTER], wanted=True, logger=logging.getLogger("test")) == PUBLIC
     said = verdicts(caplog, logging.INFO)
-    assert len(said) == 2
+    assert len(said) == 2, said
     assert "the fast_paths setting is False" in said[0]
     assert f"{ENV}=0" in said[1]
     assert verdicts(caplog, logging.WARNING) == []
