@@ -5,7 +5,9 @@ thread when the fast paths are off).
 
 Every server serves the same ``add`` tool over streamable HTTP on a TCP_NODELAY socket, in its own
 process (the kernel's in its server thread). The plain SDK server runs twice: with uvicorn's h11
-parser, as ``pip install mcp`` has it, and with httptools, the parser jupyter-mcp depends on. For each protocol era it measures:
+parser, as ``pip install mcp`` has it, and with httptools, the parser jupyter-mcp depends on; beside the
+fast-paths-off columns, once more with an event store (resumable, as ours is: its 2025-era answers open with
+a priming event). For each protocol era it measures:
 
 - latency at concurrency 1, median / p95 ms, with a real ``mcp.Client`` and with the lean raw client
   (``_load.py``), the servers called in turn request by request so they share the machine's load;
@@ -126,6 +128,9 @@ def servers(skip: set[str], tools: int = 0) -> Iterator[list[Target]]:
                 "plain SDK + httptools", sys.executable, "_plain_server.py", "--http", "httptools", *more
             )
             found.append(stack.enter_context(plain_httptools))
+        if "public" not in skip:
+            stored = process("plain SDK + event store", sys.executable, "_plain_server.py", "--event-store", *more)
+            found.append(stack.enter_context(stored))
         if "fastmcp" not in skip:
             found.append(stack.enter_context(process("FastMCP 4", str(fastmcp_python()), "_fastmcp_server.py", *more)))
         found.append(
