@@ -8,13 +8,11 @@ as the plain SDK server's handler is (a sync tool runs in a worker thread when t
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 
-import uvicorn
-
 from jupyter_mcp.tools import ToolServer
-from jupyter_mcp.tools.transports.http.serving import bind_socket, http_protocol
+from jupyter_mcp.tools.runner import http_server
+from jupyter_mcp.tools.transports.http.serving import bind_socket
 
 TOKEN = "bench-token"
 
@@ -57,16 +55,7 @@ def main() -> None:
     server = build(options.tools, public=options.public, async_tool=options.async_tool)
     sock = bind_socket("127.0.0.1", 0)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(
-        server.protected_http_app(TOKEN),
-        log_config=None,
-        access_log=False,
-        lifespan="on",
-        ws="none",
-        http=http_protocol(),
-        proxy_headers=False,
-    )
-    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+    http_server(server.protected_http_app(TOKEN)).run(sockets=[sock])  # as ``run(server)`` serves HTTP
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 
 Run as a process: prints ``PORT <n>`` once listening. Same transport settings as ours (streamable
 HTTP, SSE responses, TCP_NODELAY socket), no jupyter_mcp code on the request path. uvicorn parses
-HTTP with h11, as a plain ``pip install mcp`` has it; ``--http httptools`` gives it the parser
-jupyter-mcp depends on. ``--event-store`` gives it resumability (the SDK's ``EventStore`` interface, kept in
-memory as the SDK's examples keep it): its 2025-era answers then open with a priming event, as ours do.
+HTTP with h11 on asyncio's loop, as a plain ``pip install mcp`` has it; ``--http httptools`` gives it the
+parser jupyter-mcp depends on, and ``--loop uvloop`` the event loop its standalone server runs on.
+``--event-store`` gives it resumability (the SDK's ``EventStore`` interface, kept in memory as the SDK's
+examples keep it): its 2025-era answers then open with a priming event, as ours do.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def main() -> None:
         "--http", default="h11", help="uvicorn's parser: h11 (what `pip install mcp` brings) or httptools"
     )
     parser.add_argument("--event-store", action="store_true", help="resumable: events kept in memory")
+    parser.add_argument(
+        "--loop", default="asyncio", help="asyncio (what `pip install mcp` brings) or uvloop (as jupyter-mcp has it)"
+    )
     options = parser.parse_args()
     TOOLS.extend(extra_tool(i) for i in range(options.tools))
     server = _Server("plain", on_list_tools=list_tools, on_call_tool=call_tool)
@@ -119,7 +123,8 @@ def main() -> None:
     sock.listen(128)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", ws="none", http=options.http)
-    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+    run = asyncio.run if options.loop == "asyncio" else __import__(options.loop).run
+    run(uvicorn.Server(config).serve(sockets=[sock]))
 
 
 if __name__ == "__main__":

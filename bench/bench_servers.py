@@ -5,12 +5,16 @@ thread when the fast paths are off).
 
 Every server serves the same ``add`` tool over streamable HTTP on a TCP_NODELAY socket, in its own
 process (the kernel's in its server thread). The plain SDK server runs twice: with uvicorn's h11
-parser, as ``pip install mcp`` has it, and with httptools, the parser jupyter-mcp depends on; beside the
+parser and asyncio's loop, as ``pip install mcp`` has it, and with httptools and uvloop, what jupyter-mcp depends
+on (our standalone server runs on uvloop; a kernel's server on asyncio's loop in its own thread); beside the
 fast-paths-off columns, once more with an event store (resumable, as ours is: its 2025-era answers open with
 a priming event). For each protocol era it measures:
 
 - latency at concurrency 1, median / p95 ms, with a real ``mcp.Client`` and with the lean raw client
   (``_load.py``), the servers called in turn request by request so they share the machine's load;
+  and with the raw client, one server at a time (blocks of consecutive calls, the servers in turn block
+  by block): a server called over and over keeps its code in the CPU's caches, one called in turn with
+  others starts every call cold;
 - requests/s that 1, 10 and 50 concurrent raw clients get (each 2025-era client its own session),
   the servers in turn, best of ``--rounds`` rounds of ``--seconds`` each;
 - ``tools/list`` of 1,001 tools: the server's time (raw POSTs on a kept-alive connection; wall
@@ -125,7 +129,14 @@ def servers(skip: set[str], tools: int = 0) -> Iterator[list[Target]]:
         found = [stack.enter_context(process("plain SDK", sys.executable, "_plain_server.py", *more))]
         if "httptools" not in skip:
             plain_httptools = process(
-                "plain SDK + httptools", sys.executable, "_plain_server.py", "--http", "httptools", *more
+                "plain SDK + httptools + uvloop",
+                sys.executable,
+                "_plain_server.py",
+                "--http",
+                "httptools",
+                "--loop",
+                "uvloop",
+                *more,
             )
             found.append(stack.enter_context(plain_httptools))
         if "public" not in skip:
@@ -182,6 +193,22 @@ async def raw_latencies(targets: list[Target], era: str, calls: int) -> tuple[li
             session.close()
 
 
+async def alone_latencies(targets: list[Target], era: str, calls: int, blocks: int = 3) -> list[list[float]]:
+    """Seconds per call with one server at a time: ``blocks`` blocks of consecutive calls per server, the
+    servers in turn block by block (a server called over and over keeps its code and data in the CPU's caches;
+    called in turn with five others, as above, every call starts cold)."""
+    sessions = [await RawSession(t.url, t.token, era).open() for t in targets]
+    try:
+        timings: list[list[float]] = [[] for _ in targets]
+        for _ in range(blocks):
+            for position, session in enumerate(sessions):
+                timings[position] += (await latencies([call_add(session)], calls // blocks))[0]
+        return timings
+    finally:
+        for session in sessions:
+            session.close()
+
+
 def latency_table(targets: list[Target], calls: int) -> None:
     print(f"\n### latency at concurrency 1 ({calls} calls per server, in turn), median / p95 ms")
     print("| era | client | " + " | ".join(t.name for t in targets) + " |")
@@ -199,6 +226,11 @@ def latency_table(targets: list[Target], calls: int) -> None:
             for t, r in zip(timings, raw, strict=True)
         ]
         print(f"| {era} | median vs plain SDK (client / raw) | " + " | ".join(ratios) + " |")
+        alone = anyio.run(alone_latencies, targets, era, calls)
+        print(f"| {era} | raw, one server at a time | " + " | ".join(ms(t) for t in alone) + " |")
+        plain_alone = statistics.median(alone[0])
+        shares = [f"{statistics.median(t) / plain_alone:.2f}×" for t in alone]
+        print(f"| {era} | median vs plain SDK (one at a time) | " + " | ".join(shares) + " |")
 
 
 def throughput_table(targets: list[Target], seconds: float, rounds: int) -> None:

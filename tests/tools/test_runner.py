@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -16,14 +17,19 @@ from mcp import Client, StdioServerParameters
 from tests.conftest import http_client
 
 SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "runner_server.py"
+_UVLOOP = importlib.util.find_spec("uvloop") is not None
+"""A dependency on Linux and macOS: the standalone HTTP server runs on it."""
+_SETTLED = 20_000
+"""Fewer objects than a started server has alive (~90,000): its heap was settled (``gc.freeze``)."""
 
 
 async def test_stdio_keeps_printed_text_off_the_wire(mode: str) -> None:
     params = StdioServerParameters(command=sys.executable, args=[str(SERVER)], cwd=str(SERVER.parent))
     async with Client(params, mode=mode) as client:
-        assert [t.name for t in (await client.list_tools()).tools] == ["add", "chatty"]
+        assert [t.name for t in (await client.list_tools()).tools] == ["add", "chatty", "process"]
         assert (await client.call_tool("chatty", {"text": "hi"})).structured_content == {"result": "hi"}
         assert (await client.call_tool("add", {"a": 2, "b": 3})).structured_content == {"result": 5}
+        assert (await client.call_tool("process", {})).structured_content["frozen"] > _SETTLED  # type: ignore[index]
 
 
 @contextmanager
@@ -52,6 +58,7 @@ async def test_http_requires_the_given_token(mode: str) -> None:
         assert "s3cret" not in said  # a token the user chose is not printed
         async with http_client(url, "s3cret", mode=mode) as client:
             assert (await client.call_tool("add", {"a": 1, "b": 2})).structured_content == {"result": 3}
+            assert (await client.call_tool("process", {})).structured_content["frozen"] > _SETTLED  # type: ignore[index]
         async with httpx.AsyncClient() as http:
             refused = await http.post(url, json={}, headers={"Authorization": "Bearer wrong"})
         assert refused.status_code == 401
@@ -61,7 +68,7 @@ async def test_http_token_from_the_environment_or_generated() -> None:
     with http_server(env={"JUPYTER_MCP_TOKEN": "from-env"}) as (url, said):
         assert "Authorization" not in said
         async with http_client(url, "from-env") as client:
-            assert [t.name for t in (await client.list_tools()).tools] == ["add", "chatty"]
+            assert [t.name for t in (await client.list_tools()).tools] == ["add", "chatty", "process"]
     with http_server(env={"JUPYTER_MCP_TOKEN": ""}) as (url, said):
         token = re.search(r"Authorization: Bearer (\S+)", said)
         assert token is not None

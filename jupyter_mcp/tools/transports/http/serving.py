@@ -16,7 +16,7 @@ import logging
 import socket
 import threading
 from collections.abc import Coroutine, Generator
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -45,8 +45,8 @@ class _HeadWithBody:
     (the body, sent in the same step) or, at the latest, the end of this loop turn.
     """
 
-    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
-        self._transport = transport
+    def __init__(self, transport: asyncio.BaseTransport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = cast("asyncio.Transport", transport)  # uvloop's is one in all but its class
         self._loop = loop
         self._head: bytes | None = None
 
@@ -88,7 +88,6 @@ def http_protocol() -> type[asyncio.Protocol] | Literal["h11"]:
 
     class Protocol(HttpToolsProtocol):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)
             super().connection_made(_HeadWithBody(transport, self.loop))  # type: ignore[arg-type]
 
     return Protocol
