@@ -30,6 +30,8 @@ def _ephemeral_low() -> int:
 
 _PORTS = range(20000, max(20001, _ephemeral_low()))
 """Where ``free_port`` looks: below the ephemeral range, which the system hands out itself (port 0)."""
+_HANDED: set[int] = set()
+"""Ports ``free_port`` gave this process: never twice (several picked before any is bound)."""
 
 
 def free_port() -> int:
@@ -39,16 +41,19 @@ def free_port() -> int:
     kernel's ZMQ sockets are given theirs, or a client's outgoing connection) could be taken by
     another process between this check and the listener's bind: seen as a JupyterHub proxy whose
     API port a kernel's ZMQ socket had taken. Ports are picked at random, so parallel workers rarely
-    draw the same one, and each is checked before it is handed back.
+    draw the same one; each is checked before it is handed back, and none is handed back twice.
     """
     for _ in range(200):
         port = random.choice(_PORTS)
+        if port in _HANDED:
+            continue
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
-            return port
+        _HANDED.add(port)
+        return port
     raise RuntimeError(f"no free loopback port in {_PORTS.start}-{_PORTS.stop - 1}")
 
 

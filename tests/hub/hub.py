@@ -51,6 +51,9 @@ c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {"PATH": settings["path"], "JUPYTER_MCP_TEST_HUB": "1"}
+def _listen_where_picked(spawner):  # the test's pick, below the ephemeral range (tests.harness.free_port)
+    spawner.port = settings["user_ports"][spawner.user.name]
+c.Spawner.pre_spawn_hook = _listen_where_picked
 c.JupyterHub.services = [{"name": "mcp-tests", "api_token": settings["admin_token"]}]
 c.JupyterHub.load_roles = [{"name": "mcp-tests", "scopes": settings["admin_scopes"], "services": ["mcp-tests"]}]
 """
@@ -79,6 +82,7 @@ class Hub:
             "proxy": str(PROXY),
             "root": str(self.root),
             "users": [*self.users, self.teacher],
+            "user_ports": {user: free_port() for user in (*self.users, self.teacher)},
             "teacher": self.teacher,
             "singleuser": str(BIN / "jupyterhub-singleuser"),
             "singleuser_args": ["--allow-root"] if os.getuid() == 0 else [],  # CI containers run as root
